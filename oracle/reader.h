@@ -1,0 +1,78 @@
+/*
+ * reader.h - the small interface every oracle container reader implements.
+ *
+ * A reader turns a file into a sequence of raw events (header fields plus
+ * payload bytes); the payload decoder and the invariant checker never know
+ * which container the events came from. One module per container
+ * (read_model.c, read_nettrace.c, ...), registered in reader_table.c.
+ *
+ * Streaming: a reader keeps at most one block of the file in memory; memory
+ * does not grow with the file.
+ *
+ * Ownership: an or_event and the payload it points to are owned by the
+ * reader and stay valid only until the next call to next() or close().
+ *
+ * Errors: container problems are reported through or_report() with a stable
+ * code from docs/diagnostics.toml and the byte offset; next() then returns
+ * OR_END if it cannot go on (truncation, bad header) or carries on with the
+ * next event it can find. OR_IOERR is for the operating system failing us.
+ */
+#ifndef ORACLE_READER_H
+#define ORACLE_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gcspec.h"
+
+enum or_status { OR_EVENT = 1, OR_END = 0, OR_IOERR = -1 };
+
+struct or_stream_info {
+	const char *format;        /* "cbor-model", "nettrace", ... */
+	unsigned format_version;   /* e.g. 5 or 6 for nettrace */
+	uint8_t pointer_size;      /* 4 or 8 */
+	uint64_t clock_frequency;  /* ticks per second */
+	uint64_t start_ticks;
+	uint32_t process_id;
+};
+
+struct or_event {
+	uint64_t index;            /* 0-based position in the file */
+	uint64_t offset;           /* byte offset of the event's header */
+	uint64_t payload_offset;   /* byte offset of the payload's first byte */
+	uint64_t timestamp;
+	uint64_t thread_id;
+	int provider;              /* gcspec provider index, or -1 for others */
+	const char *provider_name; /* as the container names it, or NULL */
+	uint16_t id;
+	uint8_t version;
+	uint8_t level;
+	uint8_t opcode;
+	uint64_t keywords;
+	const uint8_t *payload;
+	uint32_t payload_len;
+	/* Model stream only: the CBOR map of field values recorded by name, for
+	 * GC-M005; NULL for real containers. Opaque here (a cbor_item_t *). */
+	const void *model_fields;
+};
+
+struct or_ctx; /* the checker and diagnostic sink: see check.h / diag.h */
+
+struct or_reader;
+
+struct or_reader_ops {
+	const char *format;
+	/* Does this look like our container? head holds the file's first bytes. */
+	int (*probe)(const uint8_t *head, size_t len);
+	/* Read the container header. Returns 0, or -1 after reporting why. */
+	int (*open)(struct or_reader **r, FILE *in, struct or_ctx *ctx,
+	            struct or_stream_info *info);
+	enum or_status (*next)(struct or_reader *r, struct or_event *ev);
+	void (*close)(struct or_reader *r);
+};
+
+/* The registered readers, NULL-terminated (reader_table.c). */
+extern const struct or_reader_ops *const or_readers[];
+
+#endif

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""The spec holds exactly the runtime manifest's GC event-versions, with the
+manifest's ids, task, opcode, level, keywords and field lists (names, types,
+order, maps, counts). Reads ../shared/reference/ when it is there."""
+import csv
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from speclib import Tap, spec_events, spec_maps  # noqa: E402
+
+LEVELS = {"win:LogAlways": 0, "win:Critical": 1, "win:Error": 2,
+          "win:Warning": 3, "win:Informational": 4, "win:Verbose": 5}
+
+tap = Tap()
+ref = os.path.join(os.environ.get("SHARED_DIR", ""), "reference")
+if not os.path.exists(os.path.join(ref, "runtime-gc-events.tsv")):
+    tap.skip_all(f"manifest reference not found at {ref}")
+
+
+def rows(name):
+    with open(os.path.join(ref, name), newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f, delimiter="\t"))
+
+
+events = rows("runtime-gc-events.tsv")
+templates = {}
+for r in rows("runtime-gc-templates.tsv"):
+    templates.setdefault((r["provider"], r["template_tid"]), []).append(r)
+
+spec = {(p, ev["id"], ev["version"]): ev for p, ev, _ in spec_events()}
+maps = spec_maps()
+seen = set()
+for r in events:
+    key = (r["provider"], int(r["value"]), int(r["version"]))
+    seen.add(key)
+    ev = spec.get(key)
+    label = f"{r['event_symbol']} ({r['provider']} id {r['value']} v{r['version']})"
+    if not tap.ok(ev is not None, f"{label} is in the spec"):
+        continue
+    want = dict(symbol=r["event_symbol"], task=r["task"], opcode=r["opcode"],
+                level=LEVELS[r["level"]], keywords=r["keywords"].split())
+    got = dict(symbol=ev["symbol"], task=ev["task"], opcode=ev["opcode"],
+               level=ev["level"], keywords=ev["keywords"])
+    tap.ok(want == got, f"{label}: symbol, task, opcode, level, keywords",
+           f"manifest {want}\nspec     {got}")
+    want_fields = []
+    for f in templates.get((r["provider"], r["template"]), []):
+        if f["field_index"] == "-":  # the TSV's marker for an empty template
+            continue
+        d = {"name": f["field_name"]}
+        d["type"] = "Struct" if f["kind"] == "struct" else f["inType"].split(":")[1]
+        if f["outType"]:
+            d["out"] = f["outType"].split(":")[1]
+        for k_tsv, k_spec in (("map", "map"), ("count", "count"),
+                              ("length", "length"), ("parent_struct", "member_of")):
+            if f[k_tsv]:
+                d[k_spec] = f[k_tsv]
+        want_fields.append(d)
+    tap.ok(want_fields == ev["fields"], f"{label}: fields, in order, with types",
+           "\n".join(f"manifest {a}\nspec     {b}"
+                     for a, b in zip(want_fields + [None] * 99, ev["fields"])
+                     if a != b)[:2000])
+    for f in ev["fields"]:
+        if "map" in f:
+            tap.ok(f["map"] in maps, f"{label}: map {f['map']} is in maps.toml")
+
+extra = sorted(f"{k[0]} id {k[1]} v{k[2]}" for k in spec if k not in seen)
+tap.ok(not extra, "the spec has no event-version the manifest lacks", "\n".join(extra))
+tap.done()
