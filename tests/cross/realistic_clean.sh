@@ -1,0 +1,50 @@
+#!/bin/sh
+# Every realistic stream gcgen writes, for every runtime profile, pointer size
+# and container, passes gcoracle with zero errors (warnings allowed: they are
+# what real runtimes do). Many seeds per profile.
+set -u
+: "${top_builddir:=.}"
+gcgen=$top_builddir/gen/gcgen
+oracle=$top_builddir/oracle/gcoracle
+seeds=${CROSS_SEEDS:-25}
+work=$(mktemp -d) || exit 99
+trap 'rm -rf "$work"' EXIT
+n=0 fail=0
+formats=$("$gcgen" --list-formats 2>/dev/null || echo cbor)
+for profile in $("$gcgen" --list-profiles | awk '{print $1}'); do
+	for format in $formats; do
+		for psize in 4 8; do
+			n=$((n + 1))
+			bad=""
+			s=1
+			while [ $s -le "$seeds" ]; do
+				f=$work/s.$format
+				if ! "$gcgen" --profile "$profile" --format "$format" --pointer-size $psize \
+					--seed $s --gcs 20 -o "$f" 2>"$work/err"; then
+					# A profile may not exist in a pointer size (e.g. none); that is gcgen's call.
+					bad="gcgen failed: $(head -1 "$work/err")"; break
+				fi
+				if ! "$oracle" --quiet "$f" >"$work/out" 2>&1; then
+					bad="seed $s: $(grep -m3 'GC-' "$work/out" | tr '\n' ' ')"; break
+				fi
+				s=$((s + 1))
+			done
+			if [ -z "$bad" ]; then
+				echo "ok $n - $profile $format pointer size $psize: $seeds seeds, zero errors"
+			else
+				echo "not ok $n - $profile $format pointer size $psize: $bad"; fail=1
+			fi
+		done
+	done
+done
+for format in $formats; do
+	n=$((n + 1))
+	if "$gcgen" --mode exhaustive --format "$format" -o "$work/x" 2>"$work/err" &&
+		"$oracle" --quiet "$work/x" >"$work/out" 2>&1; then
+		echo "ok $n - exhaustive $format stream: zero errors"
+	else
+		echo "not ok $n - exhaustive $format stream"; sed 's/^/# /' "$work/err" "$work/out" | head; fail=1
+	fi
+done
+echo "1..$n"
+exit $fail
