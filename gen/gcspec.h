@@ -45,6 +45,11 @@ struct gcspec_field {
 	int8_t size_field;     /* STRUCT/BINARY: index (within the event) of the
 	                          count/length field, else -1 */
 	int16_t map;           /* index into gcspec_maps, or -1 */
+	/* STRUCT only: 1 when the runtime copies each element as a C struct, so
+	 * every member sits at its natural alignment (Pointer: the stream's
+	 * pointer size) and the element is padded to its largest member; 0 when
+	 * members are packed back to back as the manifest implies. */
+	uint8_t natural_layout;
 };
 
 struct gcspec_event {

@@ -36,7 +36,8 @@ TYPES = {
 }
 INTEGER_TYPES = {"UInt8", "UInt16", "UInt32", "UInt64", "Int8", "Int16",
                  "Int32", "Int64"}
-FIELD_KEYS = {"name", "type", "out", "map", "count", "length", "member_of"}
+FIELD_KEYS = {"name", "type", "out", "map", "count", "length", "member_of",
+              "layout"}
 EVENT_KEYS = {"symbol", "id", "version", "task", "opcode", "level", "keywords",
               "template", "fields"}
 SEVERITIES = {"note": 0, "warning": 1, "error": 2}
@@ -127,6 +128,8 @@ def check_event(path, ev, maps):
                                 f"earlier field of the event")
             if ev["fields"][seen[ref]]["type"] not in INTEGER_TYPES:
                 raise SpecError(f"{fw}: {size_key} field '{ref}' is not an integer")
+        if "layout" in f and (f["type"] != "Struct" or f["layout"] not in ("natural", "packed")):
+            raise SpecError(f"{fw}: layout must be natural or packed, on a Struct")
         if f["type"] == "Struct":
             struct_name = fname
             struct_members[fname] = set()
@@ -311,7 +314,8 @@ def emit_c(spec, outdir):
             fields_c.append(
                 f"\t{{ {c_str(f['name'])}, {c_str(f.get('out'))}, "
                 f"GCSPEC_{TYPES[f['type']][0]}, {1 if f.get('member_of') else 0}, "
-                f"{nmem}, {size_field}, {mp} }}, /* {e['symbol']} */")
+                f"{nmem}, {size_field}, {mp}, "
+                f"{1 if f.get('layout') == 'natural' else 0} }}, /* {e['symbol']} */")
         events_c.append(
             f"\t{{ {c_str(e['symbol'])}, {c_str(e['name'])}, {c_str(e['task'])}, "
             f"{c_str(e['opcode'])}, UINT64_C({hex(e['keyword_mask'])}), "
@@ -425,6 +429,9 @@ def emit_docs(spec, srcdir, outdir):
                     notes.append(f"count in {f['count']}")
                 if f.get("length"):
                     notes.append(f"length in {f['length']}")
+                if f.get("layout") == "natural":
+                    notes.append("elements laid out as a C struct: members naturally "
+                                 "aligned, padding included")
                 if f.get("member_of"):
                     label = f"{f['member_of']}[].{f['name']}"
                     num = ""
