@@ -54,10 +54,20 @@ struct gen_event {
 	const struct gen_values *values;
 };
 
-struct gen_writer;
+struct gen_values;          /* values.h */
+
+/* Every writer's state starts with this; a module embeds it as its first
+ * member and allocates the whole in create(). */
+struct gen_writer {
+	const struct gen_writer_ops *ops;
+	char error[256];           /* the last failure, one line */
+};
 
 struct gen_writer_ops {
 	const char *format;        /* "cbor", "nettrace-v5", ... */
+	const char *description;   /* one line for --help */
+	/* A new writer (malloc'd; destroy() frees it), or NULL on no memory. */
+	struct gen_writer *(*create)(void);
 	/* Start writing to out (already open; the caller renames it into place). */
 	int (*begin)(struct gen_writer *w, FILE *out, const struct gen_stream_info *info);
 	int (*event)(struct gen_writer *w, const struct gen_event *ev);
@@ -65,5 +75,22 @@ struct gen_writer_ops {
 	int (*end)(struct gen_writer *w);
 	void (*destroy)(struct gen_writer *w);
 };
+
+/* The writer table (gen/writer_table.c): the ops for a --format name, or
+ * NULL. gen_writer_formats lists them all, NULL-terminated. */
+const struct gen_writer_ops *gen_writer_find(const char *format);
+extern const struct gen_writer_ops *const gen_writer_formats[];
+
+/* Record a failure in w->error (printf-style) and return -1. */
+int gen_writer_fail(struct gen_writer *w, const char *fmt, ...)
+#ifdef __GNUC__
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
+static inline const char *gen_writer_error(const struct gen_writer *w)
+{
+	return w->error;
+}
 
 #endif

@@ -26,7 +26,10 @@
 
 #include "gcspec.h"
 
-enum or_status { OR_EVENT = 1, OR_END = 0, OR_IOERR = -1 };
+/* OR_SYNC: the reader passed a point before which every event of the file
+ * has been returned (a nettrace sequence point); only readers that set
+ * or_stream_info.unordered return it. */
+enum or_status { OR_SYNC = 2, OR_EVENT = 1, OR_END = 0, OR_IOERR = -1 };
 
 struct or_stream_info {
 	const char *format;        /* "cbor-model", "nettrace", ... */
@@ -35,6 +38,10 @@ struct or_stream_info {
 	uint64_t clock_frequency;  /* ticks per second */
 	uint64_t start_ticks;
 	uint32_t process_id;
+	/* 1 when the container groups events by thread rather than by time
+	 * (nettrace): the runner then sorts them by timestamp between OR_SYNC
+	 * points before checking the stream. */
+	uint8_t unordered;
 };
 
 struct or_event {
@@ -52,9 +59,11 @@ struct or_event {
 	uint64_t keywords;
 	const uint8_t *payload;
 	uint32_t payload_len;
-	/* Model stream only: the CBOR map of field values recorded by name, for
-	 * GC-M005; NULL for real containers. Opaque here (a cbor_item_t *). */
+	/* Model stream only: the encoded CBOR map of field values recorded by
+	 * name (its raw bytes, model_fields_len long), for GC-M005; NULL for
+	 * real containers. Owned by the reader like the payload. */
 	const void *model_fields;
+	size_t model_fields_len;
 };
 
 struct or_ctx; /* the checker and diagnostic sink: see check.h / diag.h */

@@ -1,0 +1,11 @@
+# gcgen's tests (TAP).
+check_PROGRAMS += tests/gen/encode_test tests/gen/model_check
+tests_gen_encode_test_SOURCES = tests/gen/encode_test.c
+tests_gen_encode_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+tests_gen_encode_test_LDADD = gen/libgcgen.a gen/libgcspec.a $(CBOR_LIBS)
+tests_gen_model_check_SOURCES = tests/gen/model_check.c
+tests_gen_model_check_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests $(CBOR_CFLAGS)
+tests_gen_model_check_LDADD = $(CBOR_LIBS)
+
+TESTS += tests/gen/encode_test tests/gen/gcgen_cli.sh
+EXTRA_DIST += tests/gen/gcgen_cli.sh

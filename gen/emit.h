@@ -1,0 +1,57 @@
+/*
+ * emit.h - the path from field values to a container writer.
+ *
+ * The simulator and the exhaustive generator fill e->vals for one
+ * event-version (gen_emit_begin), then gen_emit_send encodes the payload and
+ * hands the event to the sink: the writer, or the mutator stage in front of
+ * it. One gen_values and one payload buffer are reused for every event, so
+ * emitting allocates nothing.
+ *
+ * Errors: 0 on success, -1 when the sink failed or the values do not fit
+ * (message in e->error).
+ */
+#ifndef GEN_EMIT_H
+#define GEN_EMIT_H
+
+#include <stdint.h>
+
+#include "values.h"
+#include "writer.h"
+
+#define GEN_PAYLOAD_MAX (256 * 1024)
+
+/* Receives every event in output order. vals is mutable scratch the sink may
+ * change (a mutator re-encodes from it); it is NULL-able in ev->values. */
+struct gen_sink {
+	int (*event)(struct gen_sink *s, struct gen_event *ev);
+	char error[256];
+};
+
+struct gen_emit {
+	struct gen_values *vals;   /* owned: gen_emit_init allocates, _fini frees */
+	uint8_t *payload;          /* owned, GEN_PAYLOAD_MAX bytes */
+	unsigned pointer_size;
+	uint64_t keywords;         /* session: an event is written when it shares a */
+	uint8_t level;             /* keyword bit (or has none) and its level <= level */
+	struct gen_sink *sink;
+	uint64_t nevents;          /* events handed to the sink */
+	uint64_t npayload_bytes;
+	/* Coverage: events emitted per event-version; NULL unless wanted. */
+	uint64_t *per_event;
+	char error[256];
+};
+
+int gen_emit_init(struct gen_emit *e, unsigned pointer_size, uint64_t keywords, uint8_t level,
+		  struct gen_sink *sink);
+void gen_emit_fini(struct gen_emit *e);
+/* 1: the session records `event`, e->vals is reset for it; 0: filtered out
+ * (do not send); -1: bad event index. */
+int gen_emit_begin(struct gen_emit *e, int event);
+/* As gen_emit_begin without the session filter (exhaustive mode). */
+int gen_emit_begin_always(struct gen_emit *e, int event);
+int gen_emit_send(struct gen_emit *e, uint64_t timestamp, uint64_t thread, uint32_t processor);
+
+/* Whether the session keywords/level record this event-version. */
+int gen_event_enabled(unsigned event, uint64_t keywords, uint8_t level);
+
+#endif

@@ -1,0 +1,39 @@
+/*
+ * encode.h - payload bytes of an event-version from its values, driven by
+ * the spec tables (gcspec_fields): one loop over the template, no per-event
+ * code.
+ *
+ * Wire rules: integers little-endian at their width; Pointer 4 or 8 bytes
+ * (the stream's pointer size; wider values are truncated); Boolean 4 bytes;
+ * GUID 16 bytes as given; UnicodeString NUL-terminated UTF-16LE converted
+ * from the UTF-8 value (non-BMP characters as surrogate pairs, malformed
+ * UTF-8 as U+FFFD); AnsiString the bytes plus NUL; Binary the bytes (its
+ * length field holds the length); Struct: its rows, members in order.
+ *
+ * Errors: returns the payload length, or -1 when buf (cap bytes, owned by
+ * the caller) is too small.
+ */
+#ifndef GEN_ENCODE_H
+#define GEN_ENCODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "values.h"
+
+long gen_encode(const struct gen_values *v, unsigned pointer_size, uint8_t *buf, size_t cap);
+
+/* Width on the wire of a fixed-size in-type, or 0 for variable ones. */
+unsigned gen_type_width(unsigned type, unsigned pointer_size);
+
+/* UTF-8 -> UTF-16LE with NUL terminator; returns bytes written or -1. */
+long gen_utf8_to_utf16le(const uint8_t *s, size_t len, uint8_t *out, size_t cap);
+
+
+
+/* Byte offset where each top-level field of v starts in its payload
+ * (offsets[i] for template index i; members get their Struct's offset),
+ * and offsets[nfields] = payload length. Returns 0, or -1 on overflow. */
+int gen_encode_offsets(const struct gen_values *v, unsigned pointer_size,
+		       uint32_t offsets[GEN_VALUES_MAX_FIELDS + 1]);
+#endif

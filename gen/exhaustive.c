@@ -1,0 +1,411 @@
+/*
+ * exhaustive.c - coverage-driven streams.
+ *
+ * Every event-version is written several times: once per value of each
+ * mapped field (bit maps: each bit and all bits together), once per
+ * integer boundary (0, 1, max-1, max) and once per awkward string. Fields
+ * that stream invariants constrain (GC counts, depths, types, heap indexes,
+ * handles, segments, allocation amounts) keep valid values, and all events
+ * sit inside one valid GC (after its GCStart) so that no ordering rule is
+ * broken; events the invariants pair up are written as their pairs.
+ */
+#include <string.h>
+
+#include "encode.h"
+#include "exhaustive.h"
+#include "rng.h"
+
+static const char *const strings[] = {
+	"", "A", "Ünïcödé", "\xF0\x9F\x98\x80 emoji (non-BMP)", "quote\" backslash\\ tab\t nl\n",
+	"\xE2\x80\xA8line-sep\xEF\xBB\xBF bom \xEF\xBF\xBF nonchar",
+	"%s%n%x format", "<xml attr='1'>&amp;</xml>",
+	"LongTypeName.LongTypeName.LongTypeName.LongTypeName.LongTypeName.LongTypeName."
+	"LongTypeName.LongTypeName.LongTypeName.LongTypeName.LongTypeName.LongTypeName."
+	"LongTypeName.LongTypeName.LongTypeName.LongTypeName.LongTypeName.LongTypeName`1[[X]]"
+};
+#define NSTRINGS (sizeof strings / sizeof strings[0])
+
+/* Fields whose values the stream invariants constrain, by name. */
+static int constrained(const char *name)
+{
+	static const char *const names[] = { "Count", "Depth", "Type", "HeapIndex", "HeapNum",
+		"Heap", "HandleID", "Address", "AllocationAmount", "AllocationAmount64", "NumHeaps",
+		"JoinTime", "DataSize", "Reason", "ClrInstanceID", "Generation", "CondemnedGeneration",
+		"ServerGC", "DoCompact", "IsLarge", "IsAlloc", NULL };
+
+	for (unsigned i = 0; names[i]; i++)
+		if (strcmp(names[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+static uint64_t width_max(unsigned type, unsigned psize)
+{
+	unsigned w = gen_type_width(type, psize);
+
+	return w >= 8 ? UINT64_MAX : (1ull << (8 * w)) - 1;
+}
+
+struct ex {
+	struct gen_emit *e;
+	const struct gen_profile *p;
+	struct gen_coverage *cov;
+	uint64_t now;
+	uint32_t gc_count;
+	uint64_t next_handle, next_segment;
+	int join_time;             /* >= 0: the JoinTime of the GCJoin being written */
+};
+
+#define TRY(x) do { if ((x) < 0) return -1; } while (0)
+
+static int send(struct ex *x)
+{
+	x->now += 10;
+	return gen_emit_send(x->e, x->now, 0x1000, 0);
+}
+
+static int start(struct ex *x, int event)
+{
+	if (gen_emit_begin_always(x->e, event) < 0)
+		return -1;
+	gen_values_set_num(x->e->vals, "ClrInstanceID", x->p->clr_instance_id);
+	return 0;
+}
+
+/* Valid values for the constrained fields of event `ev` (variant k). */
+static void constrain(struct ex *x, unsigned k)
+{
+	struct gen_values *v = x->e->vals;
+	const struct gcspec_event *sp = &gcspec_events[v->event];
+
+	gen_values_set_num(v, "HeapIndex", 0);
+	gen_values_set_num(v, "HeapNum", 0);
+	gen_values_set_num(v, "Heap", 0);
+	gen_values_set_num(v, "NumHeaps", 1);
+	if (strcmp(sp->name, "SetGCHandle") == 0 || strcmp(sp->name, "PrvSetGCHandle") == 0)
+		gen_values_set_num(v, "HandleID", 0x100000 + 8 * x->next_handle++);
+	if (strcmp(sp->name, "GCCreateSegment") == 0)
+		gen_values_set_num(v, "Address", 0x10000000 + 0x100000 * x->next_segment++);
+	if (strcmp(sp->name, "GCAllocationTick") == 0) {
+		gen_values_set_num(v, "AllocationAmount", 100000 + k);
+		gen_values_set_num(v, "AllocationAmount64", 100000 + k);
+	}
+	(void)k;
+}
+
+/* Variants of one event-version: how many, and set variant k's values. */
+static unsigned nvariants(unsigned event)
+{
+	const struct gcspec_event *sp = &gcspec_events[event];
+	const struct gcspec_field *f = gcspec_event_fields(sp);
+	unsigned n = 4 > NSTRINGS ? 4 : NSTRINGS;
+
+	for (unsigned i = 0; i < sp->nfields; i++)
+		if (f[i].map >= 0 && gcspec_maps[f[i].map].nvalues + 1u > n)
+			n = gcspec_maps[f[i].map].nvalues + 1u;
+	return n;
+}
+
+static void fill(struct ex *x, unsigned k, struct gen_value *val, const struct gcspec_field *f)
+{
+	if (f->type == GCSPEC_UNICODE_STRING || f->type == GCSPEC_ANSI_STRING) {
+		/* AnsiStrings stay ASCII: the model records them as text. */
+		const char *s = f->type == GCSPEC_ANSI_STRING ? (k % 2 ? "A" : "ansi.name") : strings[k % NSTRINGS];
+		int64_t at = gen_values_store(x->e->vals, s, strlen(s));
+
+		if (at >= 0) {
+			val->u = (uint64_t)at;
+			val->len = (uint32_t)strlen(s);
+		}
+		return;
+	}
+	if (f->type == GCSPEC_GUID) {
+		uint8_t g[16];
+		int64_t at;
+
+		memset(g, k % 2 ? 0xFF : 0x00, 16);
+		g[0] = (uint8_t)k;
+		if ((at = gen_values_store(x->e->vals, g, 16)) >= 0) {
+			val->u = (uint64_t)at;
+			val->len = 16;
+		}
+		return;
+	}
+	if (f->type == GCSPEC_STRUCT || f->type == GCSPEC_BINARY)
+		return;
+	if (f->type == GCSPEC_BOOLEAN) {
+		val->u = k % 2;
+		return;
+	}
+	if (f->type == GCSPEC_FLOAT || f->type == GCSPEC_DOUBLE) {
+		static const double d[] = { 0.0, 1.0, -1.5, 1e30 };
+		memcpy(&val->u, &d[k % 4], sizeof val->u);
+		val->kind = GEN_VK_DOUBLE;
+		return;
+	}
+	if (f->map >= 0) {
+		const struct gcspec_map *mp = &gcspec_maps[f->map];
+		unsigned j = k % (mp->nvalues + (mp->bitmap ? 1u : 0u));
+
+		if (j == mp->nvalues) { /* bit map: all bits at once */
+			val->u = 0;
+			for (unsigned b = 0; b < mp->nvalues; b++)
+				val->u |= gcspec_map_values[mp->first_value + b].value;
+		} else {
+			val->u = gcspec_map_values[mp->first_value + j].value;
+			x->cov->map_value_seen[mp->first_value + j] = 1;
+		}
+		return;
+	}
+	{
+		uint64_t max = width_max(f->type, x->e->pointer_size);
+		uint64_t b[4] = { 0, 1, max - 1, max };
+
+		val->u = b[k % 4];
+	}
+}
+
+static int one_variant(struct ex *x, unsigned event, unsigned k)
+{
+	const struct gcspec_event *sp = &gcspec_events[event];
+	const struct gcspec_field *f = gcspec_event_fields(sp);
+	struct gen_values *v;
+
+	TRY(start(x, (int)event));
+	v = x->e->vals;
+	for (unsigned i = 0; i < sp->nfields; i++) {
+		if (f[i].is_member || constrained(f[i].name) || f[i].type == GCSPEC_STRUCT)
+			continue;
+		if (f[i].type == GCSPEC_BINARY) {
+			gen_values_set_bytes_at(v, i, "\0\1\2\3\xff", k % 6);
+			continue;
+		}
+		fill(x, k, &v->field[i], &f[i]);
+	}
+	/* Maps used by constrained fields still get every value: those are
+	 * written with the map value when the field is not a GC's own. */
+	for (unsigned i = 0; i < sp->nfields; i++) {
+		if (!f[i].is_member && f[i].map >= 0 && constrained(f[i].name) &&
+		    strcmp(sp->name, "GCStart") != 0)
+			fill(x, k, &v->field[i], &f[i]);
+		if (!f[i].is_member && strcmp(f[i].name, "Generation") == 0)
+			v->field[i].u = k % 3;
+	}
+	if (v->struct_field >= 0) {
+		unsigned rows = k % 3;
+
+		for (unsigned r = 0; r < rows; r++) {
+			int row = gen_values_add_row(v);
+
+			for (unsigned mi = 0; mi < v->nmembers; mi++) {
+				unsigned idx = (unsigned)v->struct_field + 1 + mi;
+
+				fill(x, k + r, gen_values_cell(v, (unsigned)row, idx), &f[idx]);
+			}
+		}
+	}
+	constrain(x, k);
+	if (x->join_time >= 0)
+		gen_values_set_num(v, "JoinTime", (uint64_t)x->join_time);
+	return send(x);
+}
+
+int gen_exhaustive_run(struct gen_emit *e, const struct gen_profile *profile, uint64_t seed,
+		       uint64_t start_ticks, struct gen_coverage *cov)
+{
+	struct ex x = { e, profile, cov, start_ticks, 1, 1, 0, -1 };
+	int ev_start = gen_profile_event(profile, "GCStart");
+	int ev_end = gen_profile_event(profile, "GCEnd");
+	int ev_stats = gen_profile_event(profile, "GCHeapStats");
+	int ev_sb = gen_profile_event(profile, "GCSuspendEEBegin");
+	int ev_se = gen_profile_event(profile, "GCSuspendEEEnd");
+	int ev_rb = gen_profile_event(profile, "GCRestartEEBegin");
+	int ev_re = gen_profile_event(profile, "GCRestartEEEnd");
+
+	(void)seed;
+	memset(cov, 0, sizeof *cov);
+	e->per_event = cov->per_event;
+	/* The GCs of the profile's versions frame everything else. */
+	TRY(start(&x, ev_sb));
+	gen_values_set_num(e->vals, "Reason", 1);
+	gen_values_set_num(e->vals, "Count", 1);
+	TRY(send(&x));
+	TRY(start(&x, ev_se));
+	TRY(send(&x));
+	TRY(start(&x, ev_start));
+	gen_values_set_num(e->vals, "Count", 1);
+	TRY(send(&x));
+	for (unsigned ev = 0; ev < GCSPEC_NEVENTS; ev++) {
+		const char *n = gcspec_events[ev].name;
+
+		/* Pairs and GC framing events are written below as valid pairs. */
+		if (!strcmp(n, "GCStart") || !strcmp(n, "GCEnd") || !strcmp(n, "GCSuspendEEBegin") ||
+		    !strcmp(n, "GCSuspendEEEnd") || !strcmp(n, "GCRestartEEBegin") ||
+		    !strcmp(n, "GCRestartEEEnd") || !strcmp(n, "GCFinalizersBegin") ||
+		    !strcmp(n, "GCFinalizersEnd") || !strcmp(n, "GCJoin") ||
+		    !strcmp(n, "GCFreeSegment") || !strcmp(n, "DestroyGCHandle") ||
+		    !strcmp(n, "PrvDestroyGCHandle"))
+			continue;
+		for (unsigned k = 0, nv = nvariants(ev); k < nv; k++)
+			TRY(one_variant(&x, ev, k));
+	}
+	/* Joins: start/end pairs per version. */
+	for (unsigned ev = 0; ev < GCSPEC_NEVENTS; ev++) {
+		if (strcmp(gcspec_events[ev].name, "GCJoin") != 0)
+			continue;
+		/* Every JoinType (and other mapped field) value, as start/end pairs. */
+		for (unsigned k = 0, nv = nvariants(ev); k < nv; k++) {
+			for (int t = 0; t < 2; t++) {
+				x.join_time = t;
+				TRY(one_variant(&x, ev, k));
+			}
+		}
+		x.join_time = -1;
+	}
+	TRY(start(&x, ev_end));
+	gen_values_set_num(e->vals, "Count", 1);
+	TRY(send(&x));
+	TRY(start(&x, ev_stats));
+	TRY(send(&x));
+	TRY(start(&x, ev_rb));
+	TRY(send(&x));
+	TRY(start(&x, ev_re));
+	TRY(send(&x));
+	/* Every version of the GC framing events, as complete valid GCs. Each
+	 * GCStart version with every Reason and every Type it can carry. */
+	for (unsigned sv = 0; sv < GCSPEC_NEVENTS; sv++) {
+		const struct gcspec_event *sp = &gcspec_events[sv];
+		const struct gcspec_map *reasons = &gcspec_maps[GCSPEC_MAP_GCReasonMap];
+
+		if (strcmp(sp->name, "GCStart") != 0)
+			continue;
+		for (unsigned r = 0; r < reasons->nvalues; r++) {
+			for (unsigned type = 0; type < 2; type++) {
+				/* GCStart V0 cannot say "background": only blocking GCs. */
+				if (type == 1 && sp->version == 0)
+					break;
+				unsigned depth = type ? 2 : r % 3;
+				uint32_t c = ++x.gc_count;
+
+				TRY(start(&x, (int)GCSPEC_EV_GCSuspendEEBegin_V1 - (r % 2)));
+				gen_values_set_num(e->vals, "Reason", 1);
+				gen_values_set_num(e->vals, "Count", c);
+				TRY(send(&x));
+				TRY(start(&x, (int)GCSPEC_EV_GCSuspendEEEnd_V1 - (r % 2)));
+				TRY(send(&x));
+				TRY(start(&x, (int)sv));
+				gen_values_set_num(e->vals, "Count", c);
+				gen_values_set_num(e->vals, "Depth", depth);
+				gen_values_set_num(e->vals, "Reason", reasons == NULL ? 0 :
+					gcspec_map_values[reasons->first_value + r].value);
+				gen_values_set_num(e->vals, "Type", type);
+				x.cov->map_value_seen[reasons->first_value + r] = 1;
+				if (sp->version > 0) {
+					const struct gcspec_map *tm = &gcspec_maps[GCSPEC_MAP_GCTypeMap];
+
+					/* type 0 and 1 here, 2 for the foreground GC below */
+					x.cov->map_value_seen[tm->first_value + type] = 1;
+					if (type == 1)
+						x.cov->map_value_seen[tm->first_value + 2] = 1;
+				}
+				TRY(send(&x));
+				if (type == 1) {
+					/* A foreground GC inside the background one. */
+					uint32_t fc = ++x.gc_count;
+
+					TRY(start(&x, (int)sv));
+					gen_values_set_num(e->vals, "Count", fc);
+					gen_values_set_num(e->vals, "Depth", 1);
+					gen_values_set_num(e->vals, "Type", 2);
+					TRY(send(&x));
+					TRY(start(&x, (int)GCSPEC_EV_GCEnd - (int)(r % 2) + 1));
+					gen_values_set_num(e->vals, "Count", fc);
+					gen_values_set_num(e->vals, "Depth", 1);
+					TRY(send(&x));
+				}
+				TRY(start(&x, (int)GCSPEC_EV_GCEnd + (int)(r % 2)));
+				gen_values_set_num(e->vals, "Count", c);
+				gen_values_set_num(e->vals, "Depth", depth);
+				TRY(send(&x));
+				TRY(start(&x, (int)GCSPEC_EV_GCHeapStats + (int)(r % 3)));
+				TRY(send(&x));
+				TRY(start(&x, (int)GCSPEC_EV_GCRestartEEBegin + (int)(r % 2)));
+				TRY(send(&x));
+				TRY(start(&x, (int)GCSPEC_EV_GCRestartEEEnd + (int)(r % 2)));
+				TRY(send(&x));
+			}
+		}
+	}
+	/* Non-GC suspensions with every suspension reason (Count 0xFFFFFFFF). */
+	for (unsigned r = 0; r < gcspec_maps[GCSPEC_MAP_GCSuspendEEReasonMap].nvalues; r++) {
+		const struct gcspec_map *mp = &gcspec_maps[GCSPEC_MAP_GCSuspendEEReasonMap];
+
+		/* SuspendForGC is written by the GCs above, with their counts. */
+		if (gcspec_map_values[mp->first_value + r].value == 1) {
+			x.cov->map_value_seen[mp->first_value + r] = 1;
+			continue;
+		}
+
+		TRY(start(&x, (int)GCSPEC_EV_GCSuspendEEBegin + (int)(r % 2)));
+		gen_values_set_num(e->vals, "Reason", gcspec_map_values[mp->first_value + r].value);
+		gen_values_set_num(e->vals, "Count", 0xFFFFFFFFu);
+		x.cov->map_value_seen[mp->first_value + r] = 1;
+		TRY(send(&x));
+		TRY(start(&x, (int)GCSPEC_EV_GCSuspendEEEnd));
+		TRY(send(&x));
+		TRY(start(&x, (int)GCSPEC_EV_GCRestartEEBegin));
+		TRY(send(&x));
+		TRY(start(&x, (int)GCSPEC_EV_GCRestartEEEnd));
+		TRY(send(&x));
+	}
+	/* Pairs outside GCs: finalizers, segments, handles, every version. */
+	for (unsigned v = 0; v < 2; v++) {
+		TRY(start(&x, (int)GCSPEC_EV_GCFinalizersBegin + (int)v));
+		TRY(send(&x));
+		TRY(start(&x, (int)GCSPEC_EV_GCFinalizersEnd + (int)v));
+		gen_values_set_num(e->vals, "Count", v ? 0xFFFFFFFFu : 0);
+		TRY(send(&x));
+		TRY(start(&x, (int)GCSPEC_EV_GCFreeSegment + (int)v));
+		gen_values_set_num(e->vals, "Address", 0x10000000 + 0x100000 * v);
+		TRY(send(&x));
+	}
+	for (unsigned h = 0; h < 2; h++) {
+		TRY(start(&x, h ? (int)GCSPEC_EV_PrvDestroyGCHandle : (int)GCSPEC_EV_DestroyGCHandle));
+		gen_values_set_num(e->vals, "HandleID", 0x100000 + 8 * h);
+		TRY(send(&x));
+	}
+	e->per_event = NULL;
+	return 0;
+}
+
+int gen_coverage_report(const struct gen_coverage *cov, FILE *out)
+{
+	unsigned evs = 0, vals = 0, nvals = 0;
+
+	for (unsigned i = 0; i < GCSPEC_NEVENTS; i++) {
+		evs += cov->per_event[i] > 0;
+		if (!cov->per_event[i])
+			fprintf(out, "missing event %s\n", gcspec_events[i].symbol);
+	}
+	for (unsigned mi = 0; mi < GCSPEC_NMAPS; mi++) {
+		const struct gcspec_map *mp = &gcspec_maps[mi];
+		int used = 0;
+
+		/* A map no field uses yet has nothing to cover. */
+		for (unsigned fi = 0; fi < GCSPEC_NFIELDS; fi++)
+			used |= gcspec_fields[fi].map == (int)mi;
+		if (!used)
+			continue;
+
+		for (unsigned j = 0; j < mp->nvalues; j++) {
+			nvals++;
+			if (cov->map_value_seen[mp->first_value + j])
+				vals++;
+			else
+				fprintf(out, "missing map value %s.%s\n", mp->name,
+					gcspec_map_values[mp->first_value + j].name);
+		}
+	}
+	fprintf(out, "event-versions: %u/%u\nmap values: %u/%u\n", evs, GCSPEC_NEVENTS, vals, nvals);
+	return evs == GCSPEC_NEVENTS && vals == nvals;
+}

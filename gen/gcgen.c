@@ -1,0 +1,394 @@
+/*
+ * gcgen.c - the command line: parse options, wire simulator or exhaustive
+ * generator -> (mutator) -> writer, write to a temporary file beside the
+ * output and rename it into place, so an interrupted run leaves nothing
+ * half-written. Exit 0 on success, 1 on failure, 2 on bad usage.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "emit.h"
+#include "exhaustive.h"
+#include "mutate.h"
+#include "profiles.h"
+#include "rng.h"
+#include "sim.h"
+#include "writer.h"
+
+static const char *progname = "gcgen";
+
+static void usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "%s: ", progname);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry '%s --help' for more information.\n", progname);
+	exit(2);
+}
+
+static void help(void)
+{
+	printf("Usage: %s [OPTION]...\n"
+	       "Generate .NET GC runtime event streams: realistic, exhaustive, or with labelled faults.\n\n"
+	       "  -s, --seed N            PRNG seed (default 1)\n"
+	       "  -g, --gcs N             number of GCs to simulate (default 100)\n"
+	       "  -n, --events N          stop after about N events (at a GC boundary)\n"
+	       "  -p, --profile P         runtime profile (default net8; see --list-profiles)\n"
+	       "      --list-profiles     list runtime profiles\n"
+	       "  -m, --mode M            realistic (default) or exhaustive\n"
+	       "      --heaps N           server GC with N heaps (0: workstation GC, default)\n"
+	       "  -M, --mutate LIST       fault classes, comma-separated, or 'all'\n"
+	       "      --list-mutations    list fault classes and the codes they raise\n"
+	       "  -f, --format F          output format (default cbor)\n"
+	       "      --pointer-size 4|8  pointer size (default: the profile's)\n"
+	       "  -k, --keywords MASK     session keywords (default 0x1|0x2)\n"
+	       "  -l, --level N           session level (default 5)\n"
+	       "      --shard I/N         generate shard I of N (seed derived per shard)\n"
+	       "  -o, --output FILE       write to FILE (default: stdout)\n"
+	       "  -e, --expect FILE       write expected diagnostics as JSON lines\n"
+	       "      --coverage          print the exhaustive coverage report to stderr\n"
+	       "  -q, --quiet             no progress line\n"
+	       "  -h, --help              show this help and exit\n"
+	       "  -V, --version           show version and exit\n\nFormats:\n", progname);
+	for (unsigned i = 0; gen_writer_formats[i]; i++)
+		printf("  %-12s %s\n", gen_writer_formats[i]->format, gen_writer_formats[i]->description);
+	exit(0);
+}
+
+static uint64_t parse_u64(const char *s, const char *what)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	if (!*s || *s == '-')
+		usage_error("invalid number for %s", what);
+	v = strtoull(s, &end, 0);
+	if (errno || *end)
+		usage_error("invalid number for %s", what);
+	return v;
+}
+
+struct progress {
+	uint64_t total;
+	time_t last;
+};
+
+static void show_progress(uint64_t done, void *arg)
+{
+	struct progress *p = arg;
+	time_t now = time(NULL);
+
+	if (now == p->last)
+		return;
+	p->last = now;
+	if (p->total)
+		fprintf(stderr, "\r%s: %" PRIu64 "/%" PRIu64 " GCs (%u%%)", progname, done, p->total,
+			(unsigned)(100 * done / p->total));
+	else
+		fprintf(stderr, "\r%s: %" PRIu64 " GCs", progname, done);
+}
+
+/* The writer as a sink, for streams without mutations. */
+struct writer_sink {
+	struct gen_sink sink;
+	struct gen_writer *w;
+};
+
+static int writer_sink_event(struct gen_sink *s, struct gen_event *ev)
+{
+	struct writer_sink *ws = (struct writer_sink *)s;
+
+	if (ws->w->ops->event(ws->w, ev) < 0) {
+		snprintf(s->error, sizeof s->error, "%s", gen_writer_error(ws->w));
+		return -1;
+	}
+	return 0;
+}
+
+/* Open a temporary file in the directory of path. */
+static FILE *open_temp(const char *path, char **tmp_out)
+{
+	size_t n = strlen(path);
+	char *tmp = malloc(n + 16);
+	int fd;
+
+	if (!tmp)
+		return NULL;
+	snprintf(tmp, n + 16, "%s.tmpXXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		free(tmp);
+		return NULL;
+	}
+	{
+		/* mkstemp makes 0600; give the file the mode a plain create would. */
+		mode_t mask = umask(0);
+
+		umask(mask);
+		fchmod(fd, 0666 & ~mask);
+	}
+	*tmp_out = tmp;
+	return fdopen(fd, "wb");
+}
+
+static int close_and_rename(FILE *f, char *tmp, const char *path, int ok)
+{
+	if (fflush(f) != 0 || fsync(fileno(f)) != 0)
+		ok = 0;
+	if (fclose(f) != 0)
+		ok = 0;
+	if (ok && rename(tmp, path) != 0) {
+		fprintf(stderr, "%s: cannot rename %s to %s: %s\n", progname, tmp, path, strerror(errno));
+		ok = 0;
+	}
+	if (!ok)
+		unlink(tmp);
+	free(tmp);
+	return ok ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+	enum { OPT_LIST_PROFILES = 256, OPT_LIST_MUTATIONS, OPT_POINTER_SIZE, OPT_SHARD, OPT_HEAPS,
+	       OPT_COVERAGE };
+	static const struct option opts[] = {
+		{ "seed", required_argument, NULL, 's' },
+		{ "gcs", required_argument, NULL, 'g' },
+		{ "events", required_argument, NULL, 'n' },
+		{ "profile", required_argument, NULL, 'p' },
+		{ "list-profiles", no_argument, NULL, OPT_LIST_PROFILES },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "heaps", required_argument, NULL, OPT_HEAPS },
+		{ "mutate", required_argument, NULL, 'M' },
+		{ "list-mutations", no_argument, NULL, OPT_LIST_MUTATIONS },
+		{ "format", required_argument, NULL, 'f' },
+		{ "pointer-size", required_argument, NULL, OPT_POINTER_SIZE },
+		{ "keywords", required_argument, NULL, 'k' },
+		{ "level", required_argument, NULL, 'l' },
+		{ "shard", required_argument, NULL, OPT_SHARD },
+		{ "output", required_argument, NULL, 'o' },
+		{ "expect", required_argument, NULL, 'e' },
+		{ "coverage", no_argument, NULL, OPT_COVERAGE },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	uint64_t seed = 1, gcs = 0, events = 0, keywords = 0x3, shard_i = 0, shard_n = 1;
+	unsigned level = 5, psize = 0, heaps = 0;
+	int exhaustive = 0, quiet = 0, coverage = 0;
+	const char *profile_name = "net8", *format = "cbor", *output = NULL, *expect_path = NULL;
+	char *mutate = NULL;
+	int classes[64];
+	unsigned nclasses = 0;
+	int c, rc = 1;
+
+	if (argv[0] && strrchr(argv[0], '/'))
+		progname = strrchr(argv[0], '/') + 1;
+	while ((c = getopt_long(argc, argv, "s:g:n:p:m:M:f:k:l:o:e:qhV", opts, NULL)) != -1) {
+		switch (c) {
+		case 's': seed = parse_u64(optarg, "--seed"); break;
+		case 'g': gcs = parse_u64(optarg, "--gcs"); break;
+		case 'n': events = parse_u64(optarg, "--events"); break;
+		case 'p': profile_name = optarg; break;
+		case 'm':
+			if (strcmp(optarg, "exhaustive") == 0)
+				exhaustive = 1;
+			else if (strcmp(optarg, "realistic") != 0)
+				usage_error("unknown mode '%s' (realistic or exhaustive)", optarg);
+			break;
+		case OPT_HEAPS:
+			heaps = (unsigned)parse_u64(optarg, "--heaps");
+			if (heaps > 1024)
+				usage_error("%s: at most 1024 heaps", "--heaps");
+			break;
+		case 'M': mutate = optarg; break;
+		case 'f': format = optarg; break;
+		case OPT_POINTER_SIZE:
+			psize = (unsigned)parse_u64(optarg, "--pointer-size");
+			if (psize != 4 && psize != 8)
+				usage_error("pointer size must be 4 or 8, not '%s'", optarg);
+			break;
+		case 'k': keywords = parse_u64(optarg, "--keywords"); break;
+		case 'l':
+			level = (unsigned)parse_u64(optarg, "--level");
+			if (level > 255)
+				usage_error("level '%s' is above 255", optarg);
+			break;
+		case OPT_SHARD:
+			if (sscanf(optarg, "%" SCNu64 "/%" SCNu64, &shard_i, &shard_n) != 2 || shard_n == 0 ||
+			    shard_i >= shard_n)
+				usage_error("--shard wants I/N with 0 <= I < N, not '%s'", optarg);
+			break;
+		case 'o': output = optarg; break;
+		case 'e': expect_path = optarg; break;
+		case OPT_COVERAGE: coverage = 1; break;
+		case 'q': quiet = 1; break;
+		case 'h': help(); break;
+		case 'V': printf("%s (%s) %s\n", progname, PACKAGE_NAME, PACKAGE_VERSION); return 0;
+		case OPT_LIST_PROFILES:
+			for (unsigned i = 0; i < gen_nprofiles; i++)
+				printf("%-10s %s\n", gen_profiles[i].name, gen_profiles[i].description);
+			return 0;
+		case OPT_LIST_MUTATIONS:
+			for (unsigned i = 0; i < gen_nmutation_classes; i++)
+				printf("%-30s %-8s %-16s %s\n", gen_mutation_classes[i].name,
+				       gen_mutation_classes[i].reach, gen_mutation_classes[i].codes,
+				       gen_mutation_classes[i].description);
+			return 0;
+		default:
+			fprintf(stderr, "Try '%s --help' for more information.\n", progname);
+			return 2;
+		}
+	}
+	if (optind < argc)
+		usage_error("unexpected argument '%s'", argv[optind]);
+
+	const struct gen_profile *profile = gen_profile_find(profile_name);
+	const struct gen_writer_ops *ops = gen_writer_find(format);
+
+	if (!profile)
+		usage_error("unknown profile '%s' (see --list-profiles)", profile_name);
+	if (!ops)
+		usage_error("unknown format '%s' (see --help)", format);
+	if (mutate) {
+		if (strcmp(mutate, "all") == 0) {
+			for (unsigned i = 0; i < gen_nmutation_classes; i++)
+				classes[nclasses++] = (int)i;
+		} else {
+			for (char *t = strtok(mutate, ","); t; t = strtok(NULL, ",")) {
+				int k = gen_mutation_find(t);
+
+				if (k < 0)
+					usage_error("unknown fault class '%s' (see --list-mutations)", t);
+				if (nclasses == 64)
+					usage_error("%s: too many fault classes", "--mutate");
+				classes[nclasses++] = k;
+			}
+		}
+		if (exhaustive)
+			usage_error("%s: mutations apply to realistic streams", "--mutate");
+		/* Classes about GC threads' joins need server GC. */
+		for (unsigned i = 0; i < nclasses; i++)
+			if (gen_mutation_classes[classes[i]].needs_server && heaps == 0)
+				heaps = 4;
+	}
+	if (!psize)
+		psize = profile->pointer_size;
+	if (!gcs && !events)
+		gcs = 100;
+	if (shard_n > 1) {
+		/* Independent seeds per shard, same for every batch system. */
+		uint64_t st = seed ^ (shard_n << 32);
+
+		for (uint64_t i = 0; i <= shard_i; i++)
+			seed = gen_splitmix64(&st);
+	}
+
+	FILE *out = stdout, *expectf = NULL;
+	char *tmp = NULL, *etmp = NULL;
+
+	if (output && !(out = open_temp(output, &tmp))) {
+		fprintf(stderr, "%s: cannot create a file beside %s: %s\n", progname, output, strerror(errno));
+		return 1;
+	}
+	if (expect_path && !(expectf = open_temp(expect_path, &etmp))) {
+		fprintf(stderr, "%s: cannot create a file beside %s: %s\n", progname, expect_path, strerror(errno));
+		if (tmp)
+			close_and_rename(out, tmp, output, 0);
+		return 1;
+	}
+
+	struct gen_writer *w = ops->create();
+	struct gen_emit e;
+	struct writer_sink ws;
+	struct gen_mutator *mut = NULL;
+	struct gen_stream_info info;
+	static struct gen_coverage cov;
+	struct progress prog = { gcs, 0 };
+	int ok = 0;
+
+	memset(&info, 0, sizeof info);
+	info.pointer_size = (uint8_t)psize;
+	info.clock_frequency = 10000000;
+	info.start_ticks = 1000000000ull + 1000 * (seed % 1000);
+	info.start_unix_ns = 1700000000ull * 1000000000ull;
+	info.process_id = 4242;
+	info.nprocessors = heaps > 1 ? heaps : 8;
+	info.profile = profile->name;
+	info.mode = exhaustive ? "exhaustive" : "realistic";
+	info.seed = seed;
+	info.keywords = keywords;
+	info.level = (uint8_t)level;
+	memset(&ws, 0, sizeof ws);
+	ws.sink.event = writer_sink_event;
+	ws.w = w;
+	if (!w) {
+		fprintf(stderr, "%s: out of memory\n", progname);
+		goto done;
+	}
+	w->ops = ops;
+	if (ops->begin(w, out, &info) < 0) {
+		fprintf(stderr, "%s: %s\n", progname, gen_writer_error(w));
+		goto done;
+	}
+	if (nclasses) {
+		mut = gen_mutator_new(classes, nclasses, w, profile, psize, heaps, seed, expectf);
+		if (!mut) {
+			fprintf(stderr, "%s: out of memory\n", progname);
+			goto done;
+		}
+	}
+	if (gen_emit_init(&e, psize, keywords, (uint8_t)level, mut ? gen_mutator_sink(mut) : &ws.sink) < 0) {
+		fprintf(stderr, "%s: %s\n", progname, e.error);
+		goto done;
+	}
+	if (exhaustive) {
+		ok = gen_exhaustive_run(&e, profile, seed, info.start_ticks, &cov) == 0;
+		if (ok && coverage)
+			gen_coverage_report(&cov, stderr);
+	} else {
+		struct gen_sim_config cfg = { profile, seed, gcs, events, heaps, info.clock_frequency,
+					      info.start_ticks, NULL, NULL };
+
+		if (!quiet && isatty(STDERR_FILENO)) {
+			cfg.progress = show_progress;
+			cfg.progress_arg = &prog;
+		}
+		ok = gen_sim_run(&cfg, &e) == 0;
+		if (cfg.progress && prog.last)
+			fputc('\n', stderr);
+	}
+	if (!ok)
+		fprintf(stderr, "%s: %s\n", progname, e.error);
+	if (ok && mut && gen_mutator_finish(mut) < 0) {
+		fprintf(stderr, "%s: %s\n", progname, gen_mutator_sink(mut)->error);
+		ok = 0;
+	}
+	if (ok && ops->end(w) < 0) {
+		fprintf(stderr, "%s: %s\n", progname, gen_writer_error(w));
+		ok = 0;
+	}
+	gen_emit_fini(&e);
+	rc = ok ? 0 : 1;
+done:
+	gen_mutator_free(mut);
+	if (w)
+		ops->destroy(w);
+	if (tmp && close_and_rename(out, tmp, output, rc == 0) < 0)
+		rc = 1;
+	else if (!tmp && fflush(stdout) != 0)
+		rc = 1;
+	if (etmp && close_and_rename(expectf, etmp, expect_path, rc == 0) < 0)
+		rc = 1;
+	return rc;
+}

@@ -1,0 +1,30 @@
+/*
+ * profiles.h - runtime profiles: which version of each GC event a runtime
+ * writes, its default pointer size and ClrInstanceID.
+ *
+ * Profiles are constant data; the returned pointers are static. A profile
+ * lists event symbols; the simulator asks for an event by its base name
+ * ("GCStart") and gets the version this runtime writes, or -1 when the
+ * runtime does not write that event at all.
+ */
+#ifndef GEN_PROFILES_H
+#define GEN_PROFILES_H
+
+struct gen_profile {
+	const char *name;          /* "net8" */
+	const char *description;
+	unsigned pointer_size;     /* default; --pointer-size overrides */
+	unsigned clr_instance_id;
+	int has_poh;               /* pinned object heap (.NET 5+) */
+	const char *const *symbols; /* NULL-terminated */
+};
+
+extern const struct gen_profile gen_profiles[];
+extern const unsigned gen_nprofiles;
+
+const struct gen_profile *gen_profile_find(const char *name);
+/* Event index (gcspec_events) of the version of `name` this profile writes,
+ * or -1. */
+int gen_profile_event(const struct gen_profile *p, const char *name);
+
+#endif

@@ -1,0 +1,586 @@
+/*
+ * check_stream.c - the stream state machines, per ClrInstanceID: GC
+ * start/end pairing and nesting, suspensions, heap statistics placement,
+ * joins, segments, handles, finalizers, per-thread timestamps.
+ *
+ * Trace edges: a trace can begin or end anywhere, so an end whose begin was
+ * never seen (before any begin of that kind) is a note, not an error
+ * (GC-S002, GC-S026), and what is still open at the end is a note
+ * (GC-S003, GC-S025).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "u64map.h"
+
+#define OR_MAX_INSTANCES 8
+#define OR_MAX_HEAPS 1024
+#define OR_OBJ_LIMIT (1u << 20)   /* live segments/handles tracked */
+#define OR_THREAD_LIMIT (1u << 16)
+
+enum { LIVE = 1, DEAD = 2 };
+enum { S_IDLE, S_SUSPENDING, S_SUSPENDED, S_RESTARTING };
+
+struct gc { uint32_t count, depth, type; int has_depth; };
+
+struct inst {
+	int used;
+	uint64_t clr;
+	struct gc gc[2];
+	int ngc;
+	int any_gc;                 /* a GCStart or GCEnd was seen */
+	int just_ended;             /* a GC ended and no new one began */
+	int has_last_count;
+	uint32_t last_count;
+	int susp, susp_seen;
+	uint32_t susp_count;
+	int susp_served;            /* a GCStart arrived inside it */
+	uint64_t susp_index, susp_offset;
+	const char *susp_name;
+	int fin_running, fin_seen;
+	uint32_t heaps;
+	/* The largest out-of-range heap index since the heap count was last
+	 * shown, reported only once GCGlobalHeapHistory (or the end) says the
+	 * count: with DATAS a GC may use a heap its own history adds. */
+	int v007_pending;
+	uint64_t v007_value, v007_index, v007_offset;
+	const char *v007_sym, *v007_field;
+	uint8_t join[OR_MAX_HEAPS]; /* 0 never, 1 in join, 2 out */
+	/* The thread of each heap's last join event: a heap's GC thread and
+	 * its background GC thread join separately under the same number. */
+	uint64_t join_thread[OR_MAX_HEAPS];
+	struct or_u64map *segments, *handles;
+};
+
+struct or_check {
+	struct inst inst[OR_MAX_INSTANCES];
+	int cur;
+	struct or_u64map *threads;
+};
+
+struct or_evinfo or_evinfo[GCSPEC_NEVENTS];
+
+static const struct { const char *name; uint8_t kind; } kinds[] = {
+	{ "GCStart", OR_K_GCSTART }, { "GCEnd", OR_K_GCEND },
+	{ "GCSuspendEEBegin", OR_K_SUSPEND_BEGIN },
+	{ "GCSuspendEEEnd", OR_K_SUSPEND_END },
+	{ "GCRestartEEBegin", OR_K_RESTART_BEGIN },
+	{ "GCRestartEEEnd", OR_K_RESTART_END },
+	{ "GCHeapStats", OR_K_HEAPSTATS },
+	{ "GCPerHeapHistory", OR_K_HEAPHISTORY },
+	{ "GCGlobalHeapHistory", OR_K_GLOBALHISTORY },
+	{ "GCJoin", OR_K_JOIN },
+	{ "GCCreateSegment", OR_K_SEG_CREATE }, { "GCFreeSegment", OR_K_SEG_FREE },
+	{ "SetGCHandle", OR_K_HANDLE_SET }, { "DestroyGCHandle", OR_K_HANDLE_DESTROY },
+	{ "GCFinalizersBegin", OR_K_FIN_BEGIN }, { "GCFinalizersEnd", OR_K_FIN_END },
+	{ "GCAllocationTick", OR_K_ALLOC_TICK }, { "GCSettings", OR_K_SETTINGS },
+	{ "GCSettingsRundown", OR_K_SETTINGS },
+};
+
+static int8_t idx(const struct gcspec_event *e, const char *name)
+{
+	return (int8_t)or_field_index(e, name);
+}
+
+void or_evinfo_init(void)
+{
+	for (unsigned i = 0; i < GCSPEC_NEVENTS; i++) {
+		const struct gcspec_event *e = &gcspec_events[i];
+		struct or_evinfo *ei = &or_evinfo[i];
+		memset(ei, 0, sizeof *ei);
+		for (unsigned k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+			if (strcmp(e->name, kinds[k].name) == 0)
+				ei->kind = kinds[k].kind;
+		ei->count = idx(e, "Count");
+		ei->depth = idx(e, "Depth");
+		ei->type = idx(e, "Type");
+		ei->clr = idx(e, "ClrInstanceID");
+		ei->heap = idx(e, "HeapIndex");
+		if (ei->heap < 0)
+			ei->heap = idx(e, "Heap");
+		if (ei->heap < 0)
+			ei->heap = idx(e, "HeapNum");
+		ei->amount = idx(e, "AllocationAmount");
+		ei->amount64 = idx(e, "AllocationAmount64");
+		ei->jointime = idx(e, "JoinTime");
+		ei->jointype = idx(e, "JoinType");
+		ei->address = idx(e, "Address");
+		ei->handle = idx(e, "HandleID");
+		ei->numheaps = idx(e, "NumHeaps");
+		ei->servergc = idx(e, "ServerGC");
+	}
+}
+
+struct or_check *or_check_new(void)
+{
+	struct or_check *c = calloc(1, sizeof *c);
+
+	if (!c)
+		return NULL;
+	c->threads = or_u64map_new(OR_THREAD_LIMIT);
+	if (!c->threads) {
+		free(c);
+		return NULL;
+	}
+	or_evinfo_init();
+	return c;
+}
+
+void or_check_reset(struct or_check *c)
+{
+	for (int i = 0; i < OR_MAX_INSTANCES; i++) {
+		or_u64map_free(c->inst[i].segments);
+		or_u64map_free(c->inst[i].handles);
+		memset(&c->inst[i], 0, sizeof c->inst[i]);
+	}
+	c->cur = 0;
+	or_u64map_clear(c->threads);
+}
+
+void or_check_free(struct or_check *c)
+{
+	if (!c)
+		return;
+	or_check_reset(c);
+	or_u64map_free(c->threads);
+	free(c);
+}
+
+static struct inst *instance(struct or_check *c, const struct or_evinfo *ei,
+                             const struct or_decoded *dec)
+{
+	uint64_t clr;
+	int i, free_slot = -1;
+
+	if (ei->clr < 0 || (unsigned)ei->clr >= dec->nvalid) {
+		if (!c->inst[c->cur].used)
+			c->inst[c->cur].used = 1;
+		return &c->inst[c->cur];
+	}
+	clr = dec->v[ei->clr].u;
+	for (i = 0; i < OR_MAX_INSTANCES; i++) {
+		if (c->inst[i].used && c->inst[i].clr == clr)
+			break;
+		/* An instance only known from events without ClrInstanceID
+		 * adopts the first id seen. */
+		if (c->inst[i].used && c->inst[i].clr == 0 && !c->inst[i].any_gc &&
+		    !c->inst[i].susp_seen && free_slot < 0)
+			free_slot = i;
+		if (!c->inst[i].used && free_slot < 0)
+			free_slot = i;
+	}
+	if (i == OR_MAX_INSTANCES)
+		i = free_slot >= 0 ? free_slot : OR_MAX_INSTANCES - 1;
+	c->inst[i].used = 1;
+	c->inst[i].clr = clr;
+	c->cur = i;
+	return &c->inst[i];
+}
+
+static uint64_t val(const struct or_decoded *d, int8_t i, uint64_t dflt)
+{
+	return i >= 0 && (unsigned)i < d->nvalid ? d->v[i].u : dflt;
+}
+
+#define REP(code, ...) or_report(ctx, (code), ev->index, ev->offset, sym, __VA_ARGS__)
+
+static void gc_start(struct or_ctx *ctx, struct inst *in,
+                     const struct or_event *ev, const struct or_decoded *dec,
+                     const struct or_evinfo *ei)
+{
+	const char *sym = dec->spec->symbol;
+	struct gc g = { (uint32_t)val(dec, ei->count, 0),
+	                (uint32_t)val(dec, ei->depth, 0),
+	                (uint32_t)val(dec, ei->type, 0),
+	                ei->depth >= 0 && (unsigned)ei->depth < dec->nvalid };
+
+	ctx->stats.gcs++;
+	if (in->has_last_count && g.count <= in->last_count)
+		REP(GCSPEC_DIAG_S007,
+		    "GCStart Count %u is not greater than the previous GCStart's Count %u",
+		    g.count, in->last_count);
+	in->has_last_count = 1;
+	in->last_count = g.count;
+	if (in->ngc == 0) {
+		if (g.type == 2)
+			REP(GCSPEC_DIAG_S024,
+			    "foreground GC %u (Type 2) starts while no background GC is in flight",
+			    g.count);
+	} else {
+		struct gc *top = &in->gc[in->ngc - 1];
+		if (g.type == 1)
+			REP(GCSPEC_DIAG_S024,
+			    "background GC %u starts while GC %u (Type %u) is still in flight",
+			    g.count, top->count, top->type);
+		/* Inside a background GC the runtime runs ephemeral GCs: its
+		 * own opening one (Type 0, seen in real .NET 10 traces) and
+		 * foreground GCs (Type 2). Nothing else nests. */
+		else if (!(in->ngc == 1 && top->type == 1 && g.type != 1 &&
+		           (!g.has_depth || g.depth < 2)))
+			REP(GCSPEC_DIAG_S004,
+			    "GC %u (Type %u) starts while GC %u (Type %u) is still in flight; only an ephemeral GC may start inside a background GC",
+			    g.count, g.type, top->count, top->type);
+	}
+	if (in->ngc < 2)
+		in->ngc++;
+	in->gc[in->ngc - 1] = g;
+	in->any_gc = 1;
+	in->just_ended = 0;
+	if ((in->susp == S_SUSPENDING || in->susp == S_SUSPENDED) &&
+	    !in->susp_served) {
+		in->susp_served = 1;
+		/* The runtime writes the GC index it had when it began to
+		 * suspend, which is below the Count of the GC that follows
+		 * (by one, or more while a background GC is in flight). */
+		if (in->susp_count != 0xFFFFFFFFu && in->susp_count >= g.count)
+			or_report(ctx, GCSPEC_DIAG_S012, in->susp_index,
+			          in->susp_offset, in->susp_name,
+			          "this suspension's Count %u is not below the Count %u of the GC it serves (GCStart at event %llu)",
+			          in->susp_count, g.count,
+			          (unsigned long long)ev->index);
+	}
+}
+
+static void gc_end(struct or_ctx *ctx, struct inst *in,
+                   const struct or_event *ev, const struct or_decoded *dec,
+                   const struct or_evinfo *ei)
+{
+	const char *sym = dec->spec->symbol;
+	uint32_t count = (uint32_t)val(dec, ei->count, 0);
+	struct gc *top;
+
+	if (in->ngc == 0) {
+		if (!in->any_gc)
+			REP(GCSPEC_DIAG_S002,
+			    "the trace begins inside GC %u: GCEnd without a GCStart before it",
+			    count);
+		else
+			REP(GCSPEC_DIAG_S001,
+			    "GCEnd for GC %u arrives when no GC is in flight", count);
+		in->any_gc = 1;
+		in->just_ended = 1;
+		return;
+	}
+	top = &in->gc[in->ngc - 1];
+	if (top->count != count)
+		REP(GCSPEC_DIAG_S005,
+		    "GCEnd Count %u does not match the Count %u of the GC in flight",
+		    count, top->count);
+	if (top->has_depth && ei->depth >= 0 && (unsigned)ei->depth < dec->nvalid &&
+	    dec->v[ei->depth].u != top->depth)
+		REP(GCSPEC_DIAG_S006,
+		    "GCEnd Depth %llu differs from its GCStart's Depth %u",
+		    (unsigned long long)dec->v[ei->depth].u, top->depth);
+	in->ngc--;
+	in->just_ended = 1;
+}
+
+static const char *const susp_names[] = {
+	"not suspended", "suspending (after GCSuspendEEBegin)",
+	"suspended (after GCSuspendEEEnd)", "restarting (after GCRestartEEBegin)"
+};
+
+static void suspension(struct or_ctx *ctx, struct inst *in, unsigned kind,
+                       const struct or_event *ev, const struct or_decoded *dec,
+                       const struct or_evinfo *ei)
+{
+	const char *sym = dec->spec->symbol;
+	int first = !in->susp_seen;
+
+	in->susp_seen = 1;
+	switch (kind) {
+	case OR_K_SUSPEND_BEGIN:
+		ctx->stats.suspensions++;
+		if (in->susp != S_IDLE)
+			REP(GCSPEC_DIAG_S008,
+			    "GCSuspendEEBegin while the runtime is %s",
+			    susp_names[in->susp]);
+		in->susp = S_SUSPENDING;
+		in->susp_count = (uint32_t)val(dec, ei->count, 0xFFFFFFFFu);
+		/* Real runtimes never write a GC suspension Count above the
+		 * latest GCStart's Count; Count 0xFFFFFFFF marks a suspension
+		 * that serves no GC. */
+		if (in->susp_count != 0xFFFFFFFFu && in->has_last_count &&
+		    in->susp_count > in->last_count)
+			REP(GCSPEC_DIAG_S012,
+			    "this suspension's Count %u is above the Count %u of the latest GC",
+			    in->susp_count, in->last_count);
+		in->susp_served = 0;
+		in->susp_index = ev->index;
+		in->susp_offset = ev->offset;
+		in->susp_name = sym;
+		in->just_ended = 0;
+		return;
+	case OR_K_SUSPEND_END:
+		if (in->susp != S_SUSPENDING) {
+			if (first)
+				REP(GCSPEC_DIAG_S026,
+				    "the trace begins inside a suspension: GCSuspendEEEnd without GCSuspendEEBegin");
+			else
+				REP(GCSPEC_DIAG_S009,
+				    "GCSuspendEEEnd while the runtime is %s",
+				    susp_names[in->susp]);
+		}
+		in->susp = S_SUSPENDED;
+		return;
+	case OR_K_RESTART_BEGIN:
+		if (in->susp != S_SUSPENDED) {
+			if (first)
+				REP(GCSPEC_DIAG_S026,
+				    "the trace begins inside a suspension: GCRestartEEBegin before any GCSuspendEEBegin");
+			else
+				REP(GCSPEC_DIAG_S010,
+				    "GCRestartEEBegin while the runtime is %s",
+				    susp_names[in->susp]);
+		}
+		in->susp = S_RESTARTING;
+		return;
+	case OR_K_RESTART_END:
+		if (in->susp != S_RESTARTING) {
+			if (first)
+				REP(GCSPEC_DIAG_S026,
+				    "the trace begins inside a suspension: GCRestartEEEnd before any GCSuspendEEBegin");
+			else
+				REP(GCSPEC_DIAG_S011,
+				    "GCRestartEEEnd while the runtime is %s",
+				    susp_names[in->susp]);
+		}
+		in->susp = S_IDLE;
+		return;
+	}
+}
+
+/* Track a live object (segment, handle); `create` says which way. */
+static void object(struct or_ctx *ctx, struct or_u64map **mapp, int create,
+                   uint64_t key, const struct or_event *ev, const char *sym,
+                   unsigned code_twice, const char *what)
+{
+	uint64_t *st;
+
+	if (!*mapp && !(*mapp = or_u64map_new(OR_OBJ_LIMIT)))
+		return;
+	st = or_u64map_get(*mapp, key);
+	if (create) {
+		if (st && *st == LIVE)
+			REP(code_twice, "%s 0x%llx is created again while it is live",
+			    what, (unsigned long long)key);
+		if (or_u64map_put(*mapp, key, LIVE) == 0)
+			return;
+		/* Full: forget the dead ones; if still full, stop tracking. */
+		or_u64map_drop_value(*mapp, DEAD);
+		or_u64map_put(*mapp, key, LIVE);
+		return;
+	}
+	/* Freed before the trace began is fine: only a second free is wrong. */
+	if (st && *st == DEAD)
+		REP(code_twice, "%s 0x%llx is freed a second time", what,
+		    (unsigned long long)key);
+	if (st)
+		*st = DEAD;
+	else if (or_u64map_put(*mapp, key, DEAD)) {
+		or_u64map_drop_value(*mapp, DEAD);
+		or_u64map_put(*mapp, key, DEAD);
+	}
+}
+
+static void join(struct or_ctx *ctx, struct inst *in, const struct or_event *ev,
+                 const struct or_decoded *dec, const struct or_evinfo *ei)
+{
+	const char *sym = dec->spec->symbol;
+	uint64_t heap = val(dec, ei->heap, OR_MAX_HEAPS);
+	uint64_t t = val(dec, ei->jointime, 2);
+	uint64_t type = val(dec, ei->jointype, 1);
+
+	if (heap >= OR_MAX_HEAPS || t > 1)
+		return;
+	if (in->join[heap] && in->join_thread[heap] != ev->thread_id)
+		in->join[heap] = t == 0 ? 2 : 1; /* another thread's joins */
+	in->join_thread[heap] = ev->thread_id;
+	if (t == 0) {
+		if (in->join[heap] == 1)
+			REP(GCSPEC_DIAG_S016,
+			    "GCJoin start for heap %llu while its previous join has not ended",
+			    (unsigned long long)heap);
+		/* Only a thread that waits (Join, 1) or the restart (2) writes
+		 * an end; the last thread to arrive (LastJoin, 0) and the
+		 * first of a restartable join (FirstRJoin, 3) go on without
+		 * one, as the real runtime shows. */
+		in->join[heap] = (type == 1 || type == 2) ? 1 : 2;
+	} else {
+		if (in->join[heap] == 0)
+			REP(GCSPEC_DIAG_S026,
+			    "the trace begins inside a join: GCJoin end for heap %llu without a start",
+			    (unsigned long long)heap);
+		else if (in->join[heap] == 2)
+			REP(GCSPEC_DIAG_S015,
+			    "GCJoin end for heap %llu, which has no join in progress",
+			    (unsigned long long)heap);
+		in->join[heap] = 2;
+	}
+}
+
+static void timestamps(struct or_ctx *ctx, struct or_check *c,
+                       const struct or_event *ev, const char *sym)
+{
+	uint64_t *last = or_u64map_get(c->threads, ev->thread_id);
+
+	if (last) {
+		if (ev->timestamp < *last)
+			REP(GCSPEC_DIAG_S023,
+			    "timestamp %llu is earlier than the previous event's %llu on thread %llu",
+			    (unsigned long long)ev->timestamp,
+			    (unsigned long long)*last,
+			    (unsigned long long)ev->thread_id);
+		*last = ev->timestamp;
+		return;
+	}
+	if (or_u64map_put(c->threads, ev->thread_id, ev->timestamp)) {
+		or_u64map_clear(c->threads); /* too many threads: start over */
+		or_u64map_put(c->threads, ev->thread_id, ev->timestamp);
+	}
+}
+
+static void heap_index(struct inst *in, const struct or_event *ev,
+                       const struct or_decoded *dec, const struct or_evinfo *ei)
+{
+	uint64_t h;
+
+	/* GCJoin is left out: its restart events name pseudo-heaps 100 and
+	 * 200, and idle heaps' threads still join under DATAS. */
+	if (ei->heap < 0 || ei->jointime >= 0 || (unsigned)ei->heap >= dec->nvalid)
+		return;
+	h = dec->v[ei->heap].u;
+	if (!in->heaps || h < in->heaps || (in->v007_pending && h <= in->v007_value))
+		return;
+	in->v007_pending = 1;
+	in->v007_value = h;
+	in->v007_index = ev->index;
+	in->v007_offset = ev->payload_offset + dec->v[ei->heap].off;
+	in->v007_sym = dec->spec->symbol;
+	in->v007_field = gcspec_event_fields(dec->spec)[ei->heap].name;
+}
+
+static void heap_count_shown(struct or_ctx *ctx, struct inst *in)
+{
+	if (in->v007_pending && in->v007_value >= in->heaps)
+		or_report(ctx, GCSPEC_DIAG_V007, in->v007_index, in->v007_offset,
+		          in->v007_sym, "heap index %s = %llu, but the stream has shown %u heap%s",
+		          in->v007_field, (unsigned long long)in->v007_value, in->heaps,
+		          in->heaps == 1 ? "" : "s");
+	in->v007_pending = 0;
+}
+
+void or_check_event(struct or_ctx *ctx, const struct or_event *ev,
+                    const struct or_decoded *dec)
+{
+	struct or_check *c = ctx->check;
+	const struct or_evinfo *ei;
+	const char *sym = dec ? dec->spec->symbol : NULL;
+	struct inst *in;
+
+	timestamps(ctx, c, ev, sym);
+	if (!dec)
+		return;
+	ei = &or_evinfo[dec->spec - gcspec_events];
+	in = instance(c, ei, dec);
+	or_check_values(ctx, ev, dec);
+	heap_index(in, ev, dec, ei);
+	switch (ei->kind) {
+	case OR_K_GCSTART:
+		gc_start(ctx, in, ev, dec, ei);
+		break;
+	case OR_K_GCEND:
+		gc_end(ctx, in, ev, dec, ei);
+		break;
+	case OR_K_SUSPEND_BEGIN: case OR_K_SUSPEND_END:
+	case OR_K_RESTART_BEGIN: case OR_K_RESTART_END:
+		suspension(ctx, in, ei->kind, ev, dec, ei);
+		break;
+	case OR_K_HEAPSTATS:
+		if (in->any_gc && in->ngc == 0 && !in->just_ended)
+			REP(GCSPEC_DIAG_S013,
+			    "GCHeapStats arrives when no GC is in flight and none has just ended");
+		break;
+	case OR_K_GLOBALHISTORY:
+	case OR_K_HEAPHISTORY:
+		if (in->any_gc && in->ngc == 0 && !in->just_ended)
+			REP(GCSPEC_DIAG_S014,
+			    "%s arrives when no GC is in flight and none has just ended",
+			    dec->spec->name);
+		/* The most heaps seen: with dynamic adaptation (DATAS) the
+		 * count moves, and a heap that existed keeps its index. */
+		if (ei->numheaps >= 0 && (unsigned)ei->numheaps < dec->nvalid &&
+		    (int64_t)dec->v[ei->numheaps].u > 0 &&
+		    dec->v[ei->numheaps].u > in->heaps)
+			in->heaps = (uint32_t)dec->v[ei->numheaps].u;
+		heap_count_shown(ctx, in);
+		break;
+	case OR_K_SETTINGS:
+		if (ei->servergc >= 0 && (unsigned)ei->servergc < dec->nvalid &&
+		    dec->v[ei->servergc].u == 0)
+			in->heaps = 1;
+		break;
+	case OR_K_JOIN:
+		join(ctx, in, ev, dec, ei);
+		break;
+	case OR_K_SEG_CREATE: case OR_K_SEG_FREE:
+		if (ei->address >= 0 && (unsigned)ei->address < dec->nvalid)
+			object(ctx, &in->segments, ei->kind == OR_K_SEG_CREATE,
+			       dec->v[ei->address].u, ev, sym,
+			       ei->kind == OR_K_SEG_CREATE ? GCSPEC_DIAG_S017
+			                                   : GCSPEC_DIAG_S018,
+			       "segment");
+		break;
+	case OR_K_HANDLE_SET: case OR_K_HANDLE_DESTROY:
+		if (ei->handle >= 0 && (unsigned)ei->handle < dec->nvalid)
+			object(ctx, &in->handles, ei->kind == OR_K_HANDLE_SET,
+			       dec->v[ei->handle].u, ev, sym,
+			       ei->kind == OR_K_HANDLE_SET ? GCSPEC_DIAG_S019
+			                                   : GCSPEC_DIAG_S020,
+			       "handle");
+		break;
+	case OR_K_FIN_BEGIN:
+		if (in->fin_running)
+			REP(GCSPEC_DIAG_S022,
+			    "GCFinalizersBegin while finalizers are already running");
+		in->fin_running = 1;
+		in->fin_seen = 1;
+		break;
+	case OR_K_FIN_END:
+		if (!in->fin_running) {
+			if (!in->fin_seen)
+				REP(GCSPEC_DIAG_S026,
+				    "the trace begins inside a finalizer run: GCFinalizersEnd without GCFinalizersBegin");
+			else
+				REP(GCSPEC_DIAG_S021,
+				    "GCFinalizersEnd without GCFinalizersBegin");
+		}
+		in->fin_running = 0;
+		in->fin_seen = 1;
+		break;
+	default:
+		break;
+	}
+}
+
+void or_check_end(struct or_ctx *ctx, uint64_t next_index, uint64_t offset)
+{
+	struct or_check *c = ctx->check;
+
+	for (int i = 0; i < OR_MAX_INSTANCES; i++) {
+		struct inst *in = &c->inst[i];
+		if (!in->used)
+			continue;
+		for (int g = in->ngc; g-- > 0;)
+			or_report(ctx, GCSPEC_DIAG_S003, next_index, offset, NULL,
+			          "the trace ends inside GC %u (ClrInstanceID %llu): its GCStart has no GCEnd",
+			          in->gc[g].count, (unsigned long long)in->clr);
+		heap_count_shown(ctx, in);
+		if (in->susp != S_IDLE)
+			or_report(ctx, GCSPEC_DIAG_S025, next_index, offset, NULL,
+			          "the trace ends while the runtime is %s (ClrInstanceID %llu)",
+			          susp_names[in->susp], (unsigned long long)in->clr);
+	}
+	or_check_reset(c);
+}

@@ -1,0 +1,379 @@
+/*
+ * decode.c - decode a payload by its event-version's template (see decode.h).
+ *
+ * One loop over the gcspec fields does every event-version: no per-event
+ * code. Sizes and counts come from the payload, so each is checked against
+ * the bytes that remain before it is used; reads go through memcpy so that
+ * unaligned payloads are safe.
+ */
+#include <string.h>
+
+#include "check.h"
+#include "decode.h"
+
+struct dstate {
+	struct or_ctx *ctx;            /* NULL: silent */
+	const struct or_event *ev;
+	const struct gcspec_event *spec;
+	const struct gcspec_field *f;
+	const uint8_t *p;
+	uint32_t len;
+	unsigned psize;
+	long elem;                     /* struct element being decoded, or -1 */
+};
+
+uint64_t or_le(const uint8_t *p, unsigned width)
+{
+	uint8_t b[8] = { 0 };
+	uint64_t v = 0;
+
+	memcpy(b, p, width);
+	for (unsigned i = width; i-- > 0;)
+		v = v << 8 | b[i];
+	return v;
+}
+
+unsigned or_type_width(unsigned type, unsigned pointer_size)
+{
+	switch (type) {
+	case GCSPEC_UINT8: case GCSPEC_INT8: return 1;
+	case GCSPEC_UINT16: case GCSPEC_INT16: return 2;
+	case GCSPEC_UINT32: case GCSPEC_INT32: case GCSPEC_FLOAT:
+	case GCSPEC_BOOLEAN: return 4;
+	case GCSPEC_UINT64: case GCSPEC_INT64: case GCSPEC_DOUBLE: return 8;
+	case GCSPEC_POINTER: return pointer_size;
+	case GCSPEC_GUID: return 16;
+	default: return 0;
+	}
+}
+
+const char *or_type_name(unsigned type)
+{
+	static const char *const names[] = {
+		"?", "UInt8", "UInt16", "UInt32", "UInt64", "Int8", "Int16",
+		"Int32", "Int64", "Float", "Double", "Boolean", "Pointer", "GUID",
+		"UnicodeString", "AnsiString", "Binary", "Struct"
+	};
+	return type < sizeof names / sizeof names[0] ? names[type] : "?";
+}
+
+int or_field_index(const struct gcspec_event *spec, const char *name)
+{
+	const struct gcspec_field *f = gcspec_event_fields(spec);
+
+	for (unsigned i = 0; i < spec->nfields; i++)
+		if (!f[i].is_member && strcmp(f[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* "TypeName" or "Values[3].FieldName", for messages. */
+static const char *fname(const struct dstate *d, unsigned i, char *buf,
+                         size_t n)
+{
+	const struct gcspec_field *f = &d->f[i];
+
+	if (!f->is_member || d->elem < 0)
+		return f->name;
+	for (unsigned s = i; s-- > 0;)
+		if (d->f[s].type == GCSPEC_STRUCT) {
+			snprintf(buf, n, "%s[%ld].%s", d->f[s].name, d->elem,
+			         f->name);
+			return buf;
+		}
+	return f->name;
+}
+
+#define REPORT(d, code, pos, ...) \
+	do { if ((d)->ctx) or_report((d)->ctx, (code), (d)->ev->index, \
+	        (d)->ev->payload_offset + (pos), (d)->spec->symbol, __VA_ARGS__); \
+	} while (0)
+
+static int utf16_valid(const uint8_t *s, uint32_t n, uint32_t *bad)
+{
+	for (uint32_t k = 0; k < n; k += 2) {
+		unsigned u = (unsigned)or_le(s + k, 2);
+		if (u >= 0xD800 && u <= 0xDBFF) {
+			unsigned lo = k + 3 < n ? (unsigned)or_le(s + k + 2, 2) : 0;
+			if (lo < 0xDC00 || lo > 0xDFFF) {
+				*bad = k;
+				return 0;
+			}
+			k += 2;
+		} else if (u >= 0xDC00 && u <= 0xDFFF) {
+			*bad = k;
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/* Decode the non-struct field i at *pos into v[i]. Returns 0 or -1. */
+static int dec_field(struct dstate *d, unsigned i, uint32_t *pos,
+                     struct or_val *v)
+{
+	const struct gcspec_field *f = &d->f[i];
+	uint32_t at = *pos, rem = d->len - at;
+	unsigned w = or_type_width(f->type, d->psize);
+	char nb[96];
+
+	v[i].off = at;
+	v[i].u = 0;
+	if (w) {
+		if (rem < w) {
+			REPORT(d, GCSPEC_DIAG_P001, at,
+			       "payload of %u bytes ends inside field '%s' (%s, %u bytes at payload offset %u): only %u bytes remain",
+			       d->len, fname(d, i, nb, sizeof nb),
+			       or_type_name(f->type), w, at, rem);
+			return -1;
+		}
+		v[i].len = w;
+		if (f->type != GCSPEC_GUID)
+			v[i].u = or_le(d->p + at, w);
+		switch (f->type) {
+		case GCSPEC_INT8: v[i].u = (uint64_t)(int64_t)(int8_t)v[i].u; break;
+		case GCSPEC_INT16: v[i].u = (uint64_t)(int64_t)(int16_t)v[i].u; break;
+		case GCSPEC_INT32: v[i].u = (uint64_t)(int64_t)(int32_t)v[i].u; break;
+		case GCSPEC_BOOLEAN:
+			if (v[i].u > 1)
+				REPORT(d, GCSPEC_DIAG_P009, at,
+				       "Boolean field '%s' holds %llu; a Boolean is 0 or 1",
+				       fname(d, i, nb, sizeof nb),
+				       (unsigned long long)v[i].u);
+			break;
+		default: break;
+		}
+		if (d->ctx && f->map >= 0)
+			or_check_map(d->ctx, d->ev, d->spec, f, v[i].u, at);
+		*pos = at + w;
+		return 0;
+	}
+	if (f->type == GCSPEC_UNICODE_STRING) {
+		uint32_t k, bad;
+		for (k = at; k + 1 < d->len; k += 2)
+			if (d->p[k] == 0 && d->p[k + 1] == 0)
+				break;
+		if (k + 1 >= d->len) {
+			if (rem % 2)
+				REPORT(d, GCSPEC_DIAG_P005, at,
+				       "UnicodeString '%s' at payload offset %u is cut after %u bytes, an odd number, without its NUL terminator",
+				       fname(d, i, nb, sizeof nb), at, rem);
+			else
+				REPORT(d, GCSPEC_DIAG_P003, at,
+				       "UnicodeString '%s' at payload offset %u runs to the end of the payload (%u bytes) without a NUL terminator",
+				       fname(d, i, nb, sizeof nb), at, rem);
+			return -1;
+		}
+		v[i].len = k - at;
+		if (!utf16_valid(d->p + at, k - at, &bad)) {
+			REPORT(d, GCSPEC_DIAG_P004, at + bad,
+			       "UnicodeString '%s' holds an unpaired surrogate 0x%04x at payload offset %u",
+			       fname(d, i, nb, sizeof nb),
+			       (unsigned)or_le(d->p + at + bad, 2), at + bad);
+			if (!d->ctx)
+				return -1;
+		}
+		*pos = k + 2;
+		return 0;
+	}
+	if (f->type == GCSPEC_ANSI_STRING) {
+		const uint8_t *z = rem ? memchr(d->p + at, 0, rem) : NULL;
+		if (!z) {
+			REPORT(d, GCSPEC_DIAG_P003, at,
+			       "AnsiString '%s' at payload offset %u runs to the end of the payload (%u bytes) without a NUL terminator",
+			       fname(d, i, nb, sizeof nb), at, rem);
+			return -1;
+		}
+		v[i].len = (uint32_t)(z - (d->p + at));
+		*pos = at + v[i].len + 1;
+		return 0;
+	}
+	if (f->type == GCSPEC_BINARY) {
+		uint64_t n = f->size_field >= 0 ? v[f->size_field].u : 0;
+		if (n > rem) {
+			REPORT(d, GCSPEC_DIAG_P007, at,
+			       "Binary field '%s' at payload offset %u: its length field '%s' says %llu bytes but only %u remain",
+			       fname(d, i, nb, sizeof nb), at,
+			       f->size_field >= 0 ? d->f[f->size_field].name : "?",
+			       (unsigned long long)n, rem);
+			return -1;
+		}
+		v[i].len = (uint32_t)n;
+		*pos = at + (uint32_t)n;
+		return 0;
+	}
+	return -1; /* a type this decoder does not know: treat as undecodable */
+}
+
+static uint32_t align_up(uint32_t x, unsigned a)
+{
+	return a > 1 ? (x + a - 1) / a * a : x;
+}
+
+/* Smallest element of a struct array. With natural layout (the runtime
+ * copying C structs) every member sits at a multiple of its width and the
+ * element is padded to its widest member. */
+static uint32_t member_min_size(const struct gcspec_field *f, unsigned n,
+                                unsigned psize, int natural)
+{
+	uint32_t s = 0;
+	unsigned widest = 1;
+
+	for (unsigned k = 0; k < n; k++) {
+		unsigned w = or_type_width(f[k].type, psize);
+		if (w) {
+			if (natural)
+				s = align_up(s, w);
+			s += w;
+			if (w > widest)
+				widest = w;
+		} else if (f[k].type == GCSPEC_UNICODE_STRING)
+			s += 2;
+		else if (f[k].type == GCSPEC_ANSI_STRING)
+			s += 1;
+	}
+	if (natural)
+		s = align_up(s, widest);
+	return s ? s : 1;
+}
+
+static int dec_struct(struct dstate *d, unsigned i, uint32_t *pos,
+                      struct or_val *v)
+{
+	const struct gcspec_field *f = &d->f[i];
+	uint64_t count = f->size_field >= 0 ? v[f->size_field].u : 0;
+	uint32_t at = *pos, rem = d->len - at;
+	int natural = f->natural_layout;
+	uint32_t min = member_min_size(f + 1, f->nmembers, d->psize, natural);
+	int rc = 0;
+
+	v[i].off = at;
+	v[i].u = count;
+	/* Bounds first: a count can be anything up to 2^32-1. */
+	if (count > rem / min) {
+		REPORT(d, GCSPEC_DIAG_P006, at,
+		       "struct array '%s' at payload offset %u: count field '%s' asks for %llu elements of at least %u bytes, but only %u bytes remain",
+		       f->name, at,
+		       f->size_field >= 0 ? d->f[f->size_field].name : "?",
+		       (unsigned long long)count, min, rem);
+		return -1;
+	}
+	for (uint64_t e = 0; e < count && rc == 0; e++) {
+		uint32_t es = *pos;
+		d->elem = (long)e;
+		for (unsigned k = 1; k <= f->nmembers && rc == 0; k++) {
+			if (natural)
+				*pos = es + align_up(*pos - es,
+				                     or_type_width(d->f[i + k].type, d->psize));
+			rc = dec_field(d, i + k, pos, v);
+		}
+		/* The count check above covers whole padded elements. */
+		if (natural && rc == 0)
+			*pos = es + min;
+	}
+	d->elem = -1;
+	v[i].len = *pos - at;
+	return rc;
+}
+
+static int dec_all(struct dstate *d, struct or_val *v, unsigned *nvalid,
+                   uint32_t *end)
+{
+	uint32_t pos = 0;
+	unsigned i;
+
+	for (i = 0; i < d->spec->nfields; i++) {
+		const struct gcspec_field *f = &d->f[i];
+		int rc;
+		if (f->is_member)
+			continue;
+		rc = f->type == GCSPEC_STRUCT ? dec_struct(d, i, &pos, v)
+		                              : dec_field(d, i, &pos, v);
+		if (rc) {
+			*nvalid = i;
+			*end = pos;
+			return -1;
+		}
+	}
+	*nvalid = i;
+	*end = pos;
+	return 0;
+}
+
+int or_decode_fits(const struct gcspec_event *spec, const uint8_t *payload,
+                   uint32_t len, unsigned pointer_size)
+{
+	struct dstate d = { NULL, NULL, spec, gcspec_event_fields(spec),
+	                    payload, len, pointer_size, -1 };
+	struct or_val v[OR_MAX_FIELDS];
+	unsigned n;
+	uint32_t end;
+
+	if (spec->nfields > OR_MAX_FIELDS)
+		return 0;
+	return dec_all(&d, v, &n, &end) == 0 && end == len;
+}
+
+/* The payload does not fit its version: does it fit another one exactly? */
+static void check_other_versions(struct dstate *d)
+{
+	const struct gcspec_event *s = d->spec;
+
+	for (unsigned ver = 0; ver < GCSPEC_MAX_VERSIONS; ver++) {
+		const struct gcspec_event *o = gcspec_lookup(s->provider, s->id, ver);
+		if (!o || o == s)
+			continue;
+		if (or_decode_fits(o, d->p, d->len, d->psize)) {
+			REPORT(d, GCSPEC_DIAG_P008, 0,
+			       "the %u-byte payload does not fit %s but fits %s exactly: is the version mislabelled?",
+			       d->len, s->symbol, o->symbol);
+			return;
+		}
+	}
+}
+
+int or_decode(struct or_ctx *ctx, const struct or_event *ev,
+              const struct gcspec_event *spec, struct or_decoded *out)
+{
+	struct dstate d = { ctx, ev, spec, gcspec_event_fields(spec),
+	                    ev->payload, ev->payload_len,
+	                    ctx->info.pointer_size == 4 ? 4u : 8u, -1 };
+	uint32_t end;
+	int rc;
+
+	out->spec = spec;
+	out->payload = ev->payload;
+	out->payload_len = ev->payload_len;
+	out->pointer_size = (uint8_t)d.psize;
+	if (spec->nfields > OR_MAX_FIELDS) { /* guarded by a test on the tables */
+		out->nvalid = 0;
+		out->complete = 0;
+		return -1;
+	}
+	rc = dec_all(&d, out->v, &out->nvalid, &end);
+	out->complete = rc == 0;
+	if (rc == 0 && end < d.len) {
+		unsigned last = spec->nfields;
+		while (last > 0 && d.f[last - 1].is_member)
+			last--;
+		REPORT(&d, GCSPEC_DIAG_P002, end,
+		       "payload has %u bytes after the last field '%s' of %s (template ends at payload offset %u); the known prefix was decoded",
+		       d.len - end, last ? d.f[last - 1].name : "(none)",
+		       spec->symbol, end);
+	}
+	if (rc != 0 || end < d.len)
+		check_other_versions(&d);
+	return rc;
+}
+
+int or_struct_element(const struct or_decoded *dec, unsigned sf, uint32_t *pos,
+                      struct or_val *vals)
+{
+	struct dstate d = { NULL, NULL, dec->spec, gcspec_event_fields(dec->spec),
+	                    dec->payload, dec->payload_len, dec->pointer_size, -1 };
+
+	for (unsigned k = 1; k <= d.f[sf].nmembers; k++)
+		if (dec_field(&d, sf + k, pos, vals))
+			return -1;
+	return 0;
+}

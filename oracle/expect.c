@@ -1,0 +1,135 @@
+/*
+ * expect.c - load gcgen expectations and apply the ground-truth rule.
+ * The expectation lines are gcgen's own flat JSON objects, so a small key
+ * scanner is enough; a line without "code" or "event" is an error.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "expect.h"
+
+static const char *find_key(const char *line, const char *key)
+{
+	char pat[32];
+	const char *p;
+
+	snprintf(pat, sizeof pat, "\"%s\"", key);
+	p = strstr(line, pat);
+	if (!p)
+		return NULL;
+	p += strlen(pat);
+	while (*p == ' ' || *p == ':')
+		p++;
+	return p;
+}
+
+int or_expect_load(struct or_expect *x, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024];
+	size_t cap = 0, lineno = 0;
+
+	memset(x, 0, sizeof *x);
+	if (!f) {
+		fprintf(stderr, "gcoracle: %s: cannot open expectations\n", path);
+		return -1;
+	}
+	while (fgets(line, sizeof line, f)) {
+		const char *c, *e, *m;
+		char code[16];
+		size_t k = 0;
+		lineno++;
+		if (line[strspn(line, " \t\r\n")] == 0)
+			continue;
+		c = find_key(line, "code");
+		e = find_key(line, "event");
+		if (!c || *c != '"' || !e) {
+			fprintf(stderr, "gcoracle: %s:%zu: not an expectation line\n",
+			        path, lineno);
+			fclose(f);
+			return -1;
+		}
+		for (c++; *c && *c != '"' && k < sizeof code - 1; c++)
+			code[k++] = *c;
+		code[k] = 0;
+		if (x->nwant == cap) {
+			struct or_expect_item *n;
+			cap = cap ? cap * 2 : 16;
+			n = realloc(x->want, cap * sizeof *n);
+			if (!n) {
+				fclose(f);
+				return -1;
+			}
+			x->want = n;
+		}
+		m = find_key(line, "may");
+		x->want[x->nwant].code = or_diag_lookup(code);
+		x->want[x->nwant].event = strtoull(e, NULL, 10);
+		x->want[x->nwant].may = m && strncmp(m, "true", 4) == 0;
+		x->want[x->nwant].hit = 0;
+		if (x->want[x->nwant].code < 0) {
+			fprintf(stderr, "gcoracle: %s:%zu: unknown code %s\n", path,
+			        lineno, code);
+			fclose(f);
+			return -1;
+		}
+		x->nwant++;
+	}
+	fclose(f);
+	return 0;
+}
+
+void or_expect_record(struct or_expect *x, const struct or_diag *d)
+{
+	int listed = 0;
+
+	for (size_t i = 0; i < x->nwant; i++)
+		if (x->want[i].code == (int)d->code && x->want[i].event == d->event) {
+			x->want[i].hit = 1;
+			listed = 1;
+		}
+	/* Unlisted diagnostics matter only when they are errors. */
+	if (listed || gcspec_diags[d->code].severity != GCSPEC_ERROR)
+		return;
+	if (x->ngot == x->capgot) {
+		struct or_expect_item *n;
+		size_t cap = x->capgot ? x->capgot * 2 : 16;
+		if (x->ngot >= 1024) /* the first ones are enough to say why */
+			return;
+		n = realloc(x->got, cap * sizeof *n);
+		if (!n)
+			return;
+		x->got = n;
+		x->capgot = cap;
+	}
+	x->got[x->ngot].code = (int)d->code;
+	x->got[x->ngot].event = d->event;
+	x->got[x->ngot].may = 0;
+	x->got[x->ngot].hit = 0;
+	x->ngot++;
+}
+
+int or_expect_verdict(struct or_expect *x, FILE *out)
+{
+	for (size_t i = 0; i < x->nwant; i++)
+		if (!x->want[i].may && !x->want[i].hit) {
+			fprintf(out, "expectation not met: %s at event %llu was not reported\n",
+			        or_diag_code((unsigned)x->want[i].code),
+			        (unsigned long long)x->want[i].event);
+			return 1;
+		}
+	if (x->ngot) {
+		fprintf(out, "unexpected error: %s at event %llu is not in the expectations\n",
+		        or_diag_code((unsigned)x->got[0].code),
+		        (unsigned long long)x->got[0].event);
+		return 1;
+	}
+	return 0;
+}
+
+void or_expect_free(struct or_expect *x)
+{
+	free(x->want);
+	free(x->got);
+	memset(x, 0, sizeof *x);
+}

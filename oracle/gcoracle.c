@@ -1,0 +1,127 @@
+/*
+ * gcoracle.c - the command line: decode and check GC event streams.
+ * Exit status: 0 no errors, 1 errors found (or expectations not met),
+ * 2 unreadable input or bad usage.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "expect.h"
+#include "output.h"
+
+struct cli {
+	int json, quiet, expect_mode;
+	struct or_expect expect;
+	FILE *out;
+};
+
+static void on_diag(void *arg, const struct or_diag *d)
+{
+	struct cli *c = arg;
+
+	if (c->expect_mode)
+		or_expect_record(&c->expect, d);
+	if (c->json)
+		or_json_diag(c->out, d);
+	else if (!c->quiet && !c->expect_mode)
+		or_text_diag(c->out, d);
+}
+
+static void on_event(void *arg, struct or_ctx *ctx, const struct or_event *ev,
+                     const struct or_decoded *dec)
+{
+	struct cli *c = arg;
+
+	(void)ctx;
+	if (c->json)
+		or_json_event(c->out, ev, dec);
+}
+
+static void usage(FILE *f)
+{
+	fputs("usage: gcoracle [--json] [--strict] [--quiet] [--expect FILE] FILE...\n"
+	      "Decode .NET GC runtime events and check them against the spec.\n"
+	      "  --json         JSON lines: one per event and diagnostic, then a summary\n"
+	      "  --strict       warnings count as errors\n"
+	      "  --quiet        print only the summary (text mode)\n"
+	      "  --expect FILE  check the diagnostics against gcgen expectations\n"
+	      "  --help, --version\n"
+	      "Exit status: 0 no errors, 1 errors found, 2 unreadable input or bad usage.\n",
+	      f);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "strict", no_argument, NULL, 's' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "expect", required_argument, NULL, 'e' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct cli c;
+	struct or_ctx ctx;
+	const char *expect_path = NULL;
+	int opt, strict = 0, status = 0;
+
+	memset(&c, 0, sizeof c);
+	c.out = stdout;
+	while ((opt = getopt_long(argc, argv, "jsqe:hV", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'j': c.json = 1; break;
+		case 's': strict = 1; break;
+		case 'q': c.quiet = 1; break;
+		case 'e': expect_path = optarg; break;
+		case 'h': usage(stdout); return 0;
+		case 'V': printf("gcoracle (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+			return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind >= argc) {
+		usage(stderr);
+		return 2;
+	}
+	if (expect_path) {
+		if (or_expect_load(&c.expect, expect_path))
+			return 2;
+		c.expect_mode = 1;
+	}
+	if (or_ctx_init(&ctx)) {
+		fputs("gcoracle: out of memory\n", stderr);
+		return 2;
+	}
+	ctx.diag.strict = strict;
+	ctx.diag.emit = on_diag;
+	ctx.diag.emit_arg = &c;
+	ctx.on_event = on_event;
+	ctx.on_event_arg = &c;
+	for (int i = optind; i < argc; i++) {
+		FILE *in = fopen(argv[i], "rb");
+		if (!in) {
+			fprintf(stderr, "gcoracle: %s: cannot open\n", argv[i]);
+			status = 2;
+			continue;
+		}
+		if (or_run_file(&ctx, argv[i], in) != 0)
+			status = 2;
+		fclose(in);
+	}
+	if (c.json)
+		or_json_summary(c.out, &ctx);
+	else if (!c.expect_mode)
+		or_text_summary(c.out, &ctx);
+	if (c.expect_mode) {
+		int v = or_expect_verdict(&c.expect, c.json ? stderr : stdout);
+		or_expect_free(&c.expect);
+		if (status == 0)
+			status = v;
+	} else if (status == 0 && ctx.diag.by_severity[GCSPEC_ERROR])
+		status = 1;
+	or_ctx_free(&ctx);
+	return status;
+}

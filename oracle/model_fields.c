@@ -1,0 +1,142 @@
+/*
+ * model_fields.c - GC-M005: the model stream records each event's field
+ * values by name next to the raw payload; they must agree with what the
+ * payload decodes to. Walks the recorded CBOR map in place.
+ */
+#include <string.h>
+
+#include "cbor_scan.h"
+#include "decode.h"
+#include "utf.h"
+
+void or_model_compare(struct or_ctx *ctx, const struct or_event *ev,
+                      const struct or_decoded *dec);
+
+/* Does the UTF-8 text t[0..tn) equal the UTF-16LE string s[0..sn)? */
+static int same_text(const uint8_t *t, size_t tn, const uint8_t *s, uint32_t sn)
+{
+	size_t at = 0;
+	uint32_t k = 0;
+
+	while (k + 1 < sn) {
+		uint8_t b[4];
+		unsigned m = or_utf8_put(or_utf16_next(s, sn, &k), b);
+		if (tn - at < m || memcmp(t + at, b, m) != 0)
+			return 0;
+		at += m;
+	}
+	return at == tn;
+}
+
+/* Compare one recorded value (head h, content at p+pos) with field i. */
+static int same_value(const struct or_decoded *dec, unsigned i,
+                      const struct or_val *vals, const uint8_t *p, size_t n,
+                      size_t pos, const struct or_cbor_head *h)
+{
+	const struct gcspec_field *f = &gcspec_event_fields(dec->spec)[i];
+	const struct or_val *v = &vals[i];
+	const uint8_t *raw = dec->payload + v->off;
+
+	switch (h->major) {
+	case 0:
+		return f->type != GCSPEC_STRUCT && v->u == h->arg;
+	case 1:
+		return (int64_t)v->u == -1 - (int64_t)h->arg;
+	case 2:
+		return h->arg == v->len && n - pos >= v->len &&
+		       memcmp(p + pos, raw, v->len) == 0;
+	case 3:
+		if (f->type == GCSPEC_UNICODE_STRING)
+			return same_text(p + pos, (size_t)h->arg, raw, v->len);
+		return h->arg == v->len && memcmp(p + pos, raw, v->len) == 0;
+	case 4: {
+		uint32_t at = v->off;
+		struct or_val mv[OR_MAX_FIELDS];
+		if (f->type != GCSPEC_STRUCT || h->arg != v->u)
+			return 0;
+		for (uint64_t e = 0; e < h->arg; e++) {
+			struct or_cbor_head m, k, x;
+			if (or_struct_element(dec, i, &at, mv) ||
+			    or_cbor_head(p, n, &pos, &m) != 1 || m.major != 5)
+				return 0;
+			for (uint64_t q = 0; q < m.arg; q++) {
+				unsigned j, found = 0;
+				size_t xp;
+				if (or_cbor_head(p, n, &pos, &k) != 1 || k.major != 3)
+					return 0;
+				for (j = 1; j <= f->nmembers; j++)
+					if (strlen(f[j].name) == k.arg &&
+					    memcmp(f[j].name, p + pos, k.arg) == 0) {
+						found = 1;
+						break;
+					}
+				pos += (size_t)k.arg;
+				xp = pos;
+				if (!found || or_cbor_head(p, n, &xp, &x) != 1 ||
+				    !same_value(dec, i + j, mv, p, n, xp, &x) ||
+				    or_cbor_skip(p, n, &pos) != 1)
+					return 0;
+			}
+		}
+		return 1;
+	}
+	case 7:
+		if (h->minor == 20 || h->minor == 21)
+			return v->u == (uint64_t)(h->minor == 21);
+		if (h->minor == 26 && f->type == GCSPEC_FLOAT)
+			return (h->arg & 0xffffffffu) == (v->u & 0xffffffffu);
+		if (h->minor == 27 && f->type == GCSPEC_DOUBLE)
+			return h->arg == v->u;
+		if (h->minor == 27 && f->type == GCSPEC_FLOAT) {
+			double d;
+			float fl;
+			uint32_t b = (uint32_t)v->u;
+			memcpy(&d, &h->arg, 8);
+			memcpy(&fl, &b, 4);
+			return (double)fl == d;
+		}
+		return 0;
+	}
+	return 0;
+}
+
+void or_model_compare(struct or_ctx *ctx, const struct or_event *ev,
+                      const struct or_decoded *dec)
+{
+	const uint8_t *p = ev->model_fields;
+	size_t n = ev->model_fields_len, pos = 0;
+	struct or_cbor_head h, k, v;
+	const char *sym = dec->spec->symbol;
+
+	if (or_cbor_head(p, n, &pos, &h) != 1 || h.major != 5 || h.indef) {
+		or_report(ctx, GCSPEC_DIAG_M005, ev->index, ev->offset, sym,
+		          "the model's \"fields\" value is not a map of field values");
+		return;
+	}
+	for (uint64_t q = 0; q < h.arg; q++) {
+		char name[64];
+		int i;
+		size_t vp;
+		if (or_cbor_head(p, n, &pos, &k) != 1 || k.major != 3 ||
+		    k.indef || n - pos < k.arg)
+			return;
+		snprintf(name, sizeof name, "%.*s", (int)k.arg, (const char *)p + pos);
+		pos += (size_t)k.arg;
+		vp = pos;
+		if (or_cbor_head(p, n, &vp, &v) != 1)
+			return;
+		i = or_field_index(dec->spec, name);
+		if (i < 0)
+			or_report(ctx, GCSPEC_DIAG_M005, ev->index, ev->offset, sym,
+			          "the model records a field '%s' that %s does not have",
+			          name, sym);
+		else if ((unsigned)i < dec->nvalid &&
+		         !same_value(dec, (unsigned)i, dec->v, p, n, vp, &v))
+			or_report(ctx, GCSPEC_DIAG_M005,
+			          ev->index, ev->payload_offset + dec->v[i].off, sym,
+			          "field '%s': the model records a different value than the payload holds (decoded %llu)",
+			          name, (unsigned long long)dec->v[i].u);
+		if (or_cbor_skip(p, n, &pos) != 1)
+			return;
+	}
+}

@@ -1,0 +1,13 @@
+# The nettrace reader (streaming, V4/V5/V6): a library of its own so
+# tests/nettrace/ link it without the rest of gcoracle. read_nettrace.c is the
+# or_reader_ops adapter that goes into liboracle.
+noinst_LIBRARIES += oracle/libgcnettrace_r.a
+oracle_libgcnettrace_r_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/oracle
+oracle_libgcnettrace_r_a_SOURCES = \
+	oracle/nettrace_r.h oracle/nettrace_read.c \
+	oracle/nettrace_rmeta.h oracle/nettrace_rmeta.c
+
+
+# gcoracle gets the same reader through liboracle (reader_table.c lists it).
+oracle_liboracle_a_SOURCES += \
+	oracle/read_nettrace.c oracle/nettrace_read.c oracle/nettrace_rmeta.c

@@ -1,0 +1,65 @@
+/*
+ * oracle.h - one oracle run: the context every module reports into.
+ *
+ * An or_ctx holds the diagnostic sink, the stream header, the invariant
+ * checker's state and the statistics of one run over one or more files.
+ * or_ctx_init() allocates the checker's state (fixed-size tables plus hash
+ * tables bounded by live objects, never by the file); or_ctx_free() releases
+ * it. Functions that can fail return 0 on success and -1 after reporting why.
+ */
+#ifndef ORACLE_ORACLE_H
+#define ORACLE_ORACLE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "diag.h"
+#include "reader.h"
+#include "reorder.h"
+
+struct or_decoded;
+struct or_check;
+
+struct or_stats {
+	uint64_t events;                   /* all events read */
+	uint64_t per_event[GCSPEC_NEVENTS]; /* decoded, per event-version */
+	uint64_t unknown_version, unknown_id, other_provider;
+	uint64_t gcs, suspensions;
+	uint64_t bytes;
+};
+
+struct or_ctx {
+	struct or_diag_sink diag;
+	struct or_stream_info info;
+	struct or_stats stats;
+	struct or_check *check;
+	struct or_reorder reorder;  /* time-order window for unordered containers */
+	/* Called for every event after decoding and checking; dec is NULL for
+	 * events passed over (unknown or other provider). */
+	void (*on_event)(void *arg, struct or_ctx *ctx, const struct or_event *ev,
+	                 const struct or_decoded *dec);
+	void *on_event_arg;
+	/* Where the U00x notes already went: one note per distinct
+	 * (provider, id, version), and one per distinct other provider name. */
+	struct or_u64map *unknown_seen;
+};
+
+int or_ctx_init(struct or_ctx *ctx);
+void or_ctx_free(struct or_ctx *ctx);
+
+/* Report a diagnostic about event `event` (OR_NO_EVENT for the file). */
+#define or_report(ctx, code, event, offset, name, ...) \
+	or_report_to(&(ctx)->diag, (code), (event), (offset), (name), __VA_ARGS__)
+
+/* Decode, check and hand one event to on_event. */
+void or_process_event(struct or_ctx *ctx, const struct or_event *ev);
+/* End of stream: trace-edge notes (GC open at end, ...). Resets the
+ * per-stream state so the next file starts clean. */
+void or_end_stream(struct or_ctx *ctx, uint64_t next_index, uint64_t offset);
+
+/* Read one file with the reader that recognises it. Returns 0 when the file
+ * was read to its end (diagnostics may have been reported), -1 when it could
+ * not be opened or recognised (reported on stderr or as a diagnostic). */
+int or_run_file(struct or_ctx *ctx, const char *path, FILE *in);
+
+#endif

@@ -1,0 +1,189 @@
+/*
+ * run.c - the pipeline for one event: look the event-version up in the
+ * spec, decode the payload, check it, hand it to the output; and for one
+ * file: probe the readers, open, loop, close.
+ *
+ * Events passed over (GC-U00x) get one note per distinct (provider, id,
+ * version), or per distinct provider name for other providers, at the first
+ * such event; every one of them is counted in the statistics.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "decode.h"
+#include "u64map.h"
+
+void or_model_compare(struct or_ctx *ctx, const struct or_event *ev,
+                      const struct or_decoded *dec);
+
+int or_ctx_init(struct or_ctx *ctx)
+{
+	memset(ctx, 0, sizeof *ctx);
+	or_diag_init(&ctx->diag);
+	ctx->check = or_check_new();
+	ctx->unknown_seen = or_u64map_new(4096);
+	if (!ctx->check || !ctx->unknown_seen) {
+		or_ctx_free(ctx);
+		return -1;
+	}
+	ctx->info.pointer_size = 8;
+	return 0;
+}
+
+void or_ctx_free(struct or_ctx *ctx)
+{
+	or_check_free(ctx->check);
+	or_u64map_free(ctx->unknown_seen);
+	ctx->check = NULL;
+	ctx->unknown_seen = NULL;
+}
+
+static uint64_t name_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; s && *s; s++)
+		h = (h ^ (uint8_t)*s) * 1099511628211ULL;
+	return h | 1ULL << 63;
+}
+
+static int first_time(struct or_ctx *ctx, uint64_t key)
+{
+	if (or_u64map_get(ctx->unknown_seen, key))
+		return 0;
+	or_u64map_put(ctx->unknown_seen, key, 1); /* full: notes repeat; fine */
+	return 1;
+}
+
+static void pass_over(struct or_ctx *ctx, const struct or_event *ev)
+{
+	const char *pname = ev->provider >= 0
+		? gcspec_providers[ev->provider].name : ev->provider_name;
+	uint64_t key = (uint64_t)(unsigned)ev->provider << 32 |
+	               (uint64_t)ev->id << 8 | ev->version;
+
+	if (ev->provider < 0) {
+		ctx->stats.other_provider++;
+		if (first_time(ctx, name_hash(ev->provider_name)))
+			or_report(ctx, GCSPEC_DIAG_U003, ev->index, ev->offset, NULL,
+			          "events of provider %s are not GC events; counted and passed over (noted once per provider)",
+			          pname ? pname : "(unnamed)");
+	} else if (gcspec_lookup((unsigned)ev->provider, ev->id, 0) ||
+	           gcspec_lookup((unsigned)ev->provider, ev->id, 1) ||
+	           gcspec_lookup((unsigned)ev->provider, ev->id, 2)) {
+		ctx->stats.unknown_version++;
+		if (first_time(ctx, key))
+			or_report(ctx, GCSPEC_DIAG_U001, ev->index, ev->offset, NULL,
+			          "%s event id %u has no version %u in the spec; counted and passed over (noted once per id and version)",
+			          pname, ev->id, ev->version);
+	} else {
+		ctx->stats.unknown_id++;
+		if (first_time(ctx, key))
+			or_report(ctx, GCSPEC_DIAG_U002, ev->index, ev->offset, NULL,
+			          "%s event id %u (version %u) is not in the spec; counted and passed over (noted once per id and version)",
+			          pname, ev->id, ev->version);
+	}
+}
+
+void or_process_event(struct or_ctx *ctx, const struct or_event *ev)
+{
+	const struct gcspec_event *spec = NULL;
+	struct or_decoded dec;
+
+	ctx->stats.events++;
+	if (ev->provider >= 0)
+		spec = gcspec_lookup((unsigned)ev->provider, ev->id, ev->version);
+	if (!spec) {
+		pass_over(ctx, ev);
+		or_check_event(ctx, ev, NULL);
+		if (ctx->on_event)
+			ctx->on_event(ctx->on_event_arg, ctx, ev, NULL);
+		return;
+	}
+	ctx->stats.per_event[spec - gcspec_events]++;
+	or_decode(ctx, ev, spec, &dec);
+	if (ev->model_fields)
+		or_model_compare(ctx, ev, &dec);
+	or_check_event(ctx, ev, &dec);
+	if (ctx->on_event)
+		ctx->on_event(ctx->on_event_arg, ctx, ev, &dec);
+}
+
+void or_end_stream(struct or_ctx *ctx, uint64_t next_index, uint64_t offset)
+{
+	or_check_end(ctx, next_index, offset);
+}
+
+static void process_cb(void *arg, const struct or_event *ev)
+{
+	or_process_event(arg, ev);
+}
+
+int or_run_file(struct or_ctx *ctx, const char *path, FILE *in)
+{
+	uint8_t head[64];
+	size_t n;
+	const struct or_reader_ops *ops = NULL;
+	struct or_reader *r;
+	struct or_event ev;
+	enum or_status st;
+	uint64_t next = 0, end_off = 0;
+
+	n = fread(head, 1, sizeof head, in);
+	for (int i = 0; n && or_readers[i]; i++)
+		if (or_readers[i]->probe(head, n)) {
+			ops = or_readers[i];
+			break;
+		}
+	if (!ops) {
+		fprintf(stderr, "gcoracle: %s: %s\n", path,
+		        n ? "not a format this oracle reads" : "empty file");
+		return -1;
+	}
+	/* Readers read from the start: rewind, or for pipes push the head
+	 * back through a memory stream of head + rest. */
+	if (fseek(in, 0, SEEK_SET) != 0) {
+		fprintf(stderr, "gcoracle: %s: cannot rewind (pipes are not supported yet)\n",
+		        path);
+		return -1;
+	}
+	memset(&ctx->info, 0, sizeof ctx->info);
+	ctx->info.pointer_size = 8;
+	if (ops->open(&r, in, ctx, &ctx->info) != 0)
+		return -1;
+	while ((st = ops->next(r, &ev)) > OR_END) {
+		if (st == OR_SYNC) {
+			or_reorder_flush(&ctx->reorder, process_cb, ctx);
+			continue;
+		}
+		next = ev.index + 1;
+		end_off = ev.payload_offset + ev.payload_len;
+		if (!ctx->info.unordered) {
+			or_process_event(ctx, &ev);
+			continue;
+		}
+		if (or_reorder_bytes(&ctx->reorder) >= OR_REORDER_MAX_BYTES)
+			or_reorder_flush(&ctx->reorder, process_cb, ctx);
+		if (or_reorder_push(&ctx->reorder, &ev) != 0) {
+			/* Out of memory: check what is buffered, then this one. */
+			or_reorder_flush(&ctx->reorder, process_cb, ctx);
+			or_process_event(ctx, &ev);
+		}
+	}
+	or_reorder_flush(&ctx->reorder, process_cb, ctx);
+	or_reorder_free(&ctx->reorder);
+	ops->close(r);
+	{
+		long pos = ftell(in);
+		if (pos >= 0)
+			end_off = (uint64_t)pos;
+	}
+	ctx->stats.bytes += end_off;
+	or_end_stream(ctx, next, end_off);
+	if (st == OR_IOERR) {
+		fprintf(stderr, "gcoracle: %s: read error\n", path);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,62 @@
+#!/bin/sh
+# gcgen as a user runs it: determinism, ordering rules per profile, exhaustive
+# coverage, every fault class's expect file, and usage errors. TAP.
+b=${top_builddir:-.}
+gcgen=$b/gen/gcgen
+check=$b/tests/gen/model_check
+t=$(mktemp -d) || exit 1
+trap 'rm -rf "$t"' EXIT
+n=0
+ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
+
+"$gcgen" --seed 7 --gcs 200 -o "$t/a" && "$gcgen" --seed 7 --gcs 200 -o "$t/b" && cmp -s "$t/a" "$t/b"
+ok $? "same arguments give byte-identical streams"
+"$gcgen" --seed 8 --gcs 200 -o "$t/c" && ! cmp -s "$t/a" "$t/c"
+ok $? "another seed gives another stream"
+"$gcgen" --seed 7 --gcs 200 | cmp -s - "$t/a"
+ok $? "stdout and -o give the same bytes"
+
+for p in netfx4 netcore3 net5 net8 net10; do
+	for h in 0 1 64; do
+		for ps in 4 8; do
+			"$gcgen" -q -p $p --heaps $h --pointer-size $ps -k 0x400003 --gcs 60 -o "$t/r" &&
+			"$check" "$t/r" --ordering > "$t/out"
+			r=$?
+			grep -q '^not ok' "$t/out" && r=1
+			ok $r "realistic $p heaps=$h pointer-size=$ps follows the ordering rules"
+		done
+	done
+done
+
+"$gcgen" --mode exhaustive --coverage -o "$t/x" 2> "$t/cov"
+grep -q "^event-versions: \([0-9]*\)/\1$" "$t/cov" && grep -q "^map values: \([0-9]*\)/\1$" "$t/cov"
+ok $? "exhaustive mode covers every event-version and map value ($(tr '\n' ' ' < "$t/cov"))"
+"$check" "$t/x" --ordering | grep -q '^not ok'
+[ $? = 1 ]; ok $? "the exhaustive stream keeps the ordering rules"
+"$check" "$t/x" --names | awk '{print $1}' | sort -u | wc -l | grep -q "^$("$b/tests/spec/dump_tables" | grep -c '^event')\$"
+ok $? "the model holds every event symbol of the spec"
+
+for c in $("$gcgen" --list-mutations | awk '{print $1}'); do
+	codes=$("$gcgen" --list-mutations | awk -v c="$c" '$1 == c {print $3}')
+	"$gcgen" -q --seed 3 --gcs 300 --mutate "$c" -o "$t/m" --expect "$t/e"
+	r=$?
+	first=$(grep -v '"may"' "$t/e" | head -1 | sed 's/.*"code":"\([^"]*\)".*/\1/')
+	[ $r = 0 ] && [ -n "$first" ] && echo "$codes" | tr '|,' '\n\n' | grep -qx "$first"
+	ok $? "mutation $c expects $codes (got $first)"
+done
+
+"$gcgen" --no-such-option > /dev/null 2> "$t/err"; r=$?
+[ $r = 2 ] && grep -q "no-such-option" "$t/err"; ok $? "an unknown option exits 2 with a message"
+"$gcgen" --profile nope > /dev/null 2> "$t/err"; r=$?
+[ $r = 2 ] && grep -q "unknown profile" "$t/err"; ok $? "an unknown profile exits 2"
+"$gcgen" --pointer-size 5 > /dev/null 2>&1; [ $? = 2 ]; ok $? "pointer size 5 exits 2"
+"$gcgen" --gcs abc > /dev/null 2>&1; [ $? = 2 ]; ok $? "a non-number exits 2"
+"$gcgen" --mutate nope > /dev/null 2>&1; [ $? = 2 ]; ok $? "an unknown fault class exits 2"
+"$gcgen" --shard 3/2 > /dev/null 2>&1; [ $? = 2 ]; ok $? "a bad shard exits 2"
+"$gcgen" -o /nonexistent-dir/x 2> /dev/null; [ $? = 1 ]; ok $? "an unwritable output exits 1"
+"$gcgen" --help | grep -q -- "--mutate"; ok $? "--help lists the options"
+"$gcgen" --version | grep -q "gcgen"; ok $? "--version names the program"
+"$gcgen" --shard 0/2 --gcs 20 -o "$t/s0" && "$gcgen" --shard 1/2 --gcs 20 -o "$t/s1" && ! cmp -s "$t/s0" "$t/s1"
+ok $? "shards differ"
+ls "$t" | grep -q tmp; [ $? = 1 ]; ok $? "no temporary files are left behind"
+echo "1..$n"

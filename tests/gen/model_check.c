@@ -1,0 +1,224 @@
+/*
+ * model_check.c - reads a gcgen model stream with libcbor (no oracle code)
+ * and checks, as TAP: the header; every event item's keys; and with
+ * --ordering the GC ordering rules of realistic streams (pairs, counts,
+ * depths, suspensions, heap stats after GCEnd, timestamps per thread).
+ * With --names it prints "name count" per event symbol instead.
+ */
+#include <cbor.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+
+static unsigned char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *buf = NULL;
+	size_t cap = 0, n = 0, r;
+
+	if (!f)
+		return NULL;
+	do {
+		if (n == cap) {
+			cap = cap ? 2 * cap : 1 << 20;
+			buf = realloc(buf, cap);
+		}
+		r = fread(buf + n, 1, cap - n, f);
+		n += r;
+	} while (r > 0);
+	fclose(f);
+	*len = n;
+	return buf;
+}
+
+static cbor_item_t *get(cbor_item_t *map, const char *key)
+{
+	struct cbor_pair *p = cbor_map_handle(map);
+
+	for (size_t i = 0; i < cbor_map_size(map); i++)
+		if (cbor_isa_string(p[i].key) && cbor_string_length(p[i].key) == strlen(key) &&
+		    memcmp(cbor_string_handle(p[i].key), key, strlen(key)) == 0)
+			return p[i].value;
+	return NULL;
+}
+
+static uint64_t uget(cbor_item_t *map, const char *key)
+{
+	cbor_item_t *v = get(map, key);
+
+	return v && cbor_isa_uint(v) ? cbor_get_int(v) : (uint64_t)-1;
+}
+
+static void sget(cbor_item_t *map, const char *key, char *out, size_t cap)
+{
+	cbor_item_t *v = get(map, key);
+	size_t n = 0;
+
+	if (v && cbor_isa_string(v)) {
+		n = cbor_string_length(v) < cap - 1 ? cbor_string_length(v) : cap - 1;
+		memcpy(out, cbor_string_handle(v), n);
+	}
+	out[n] = 0;
+}
+
+#define MAXT 64
+struct names { char name[64]; unsigned long n; };
+
+int main(int argc, char **argv)
+{
+	int ordering = 0, names_mode = 0;
+	size_t len, off = 0;
+	unsigned char *buf;
+	unsigned long nev = 0, bad_items = 0, bad_order = 0;
+	uint64_t thr[MAXT], ts[MAXT];
+	unsigned nthr = 0;
+	static struct names names[512];
+	unsigned nnames = 0;
+	/* GC state */
+	uint64_t gc_count[2] = { 0, 0 }, gc_depth[2] = { 0, 0 }, last_start = 0;
+	int gc_type[2] = { -1, -1 }, ngc = 0, suspended = 0, just_ended = 0;
+	char first_err[256] = "";
+
+	if (argc < 2)
+		return 2;
+	for (int i = 2; i < argc; i++) {
+		ordering |= strcmp(argv[i], "--ordering") == 0;
+		names_mode |= strcmp(argv[i], "--names") == 0;
+	}
+	buf = slurp(argv[1], &len);
+	if (!buf) {
+		tap_ok(0, "read %s", argv[1]);
+		return tap_done();
+	}
+	while (off < len) {
+		struct cbor_load_result res;
+		cbor_item_t *it = cbor_load(buf + off, len - off, &res);
+		char name[64];
+
+		if (!it || res.error.code != CBOR_ERR_NONE) {
+			bad_items++;
+			break;
+		}
+		off += res.read;
+		if (nev++ == 0) {
+			char fmt[32];
+
+			sget(it, "format", fmt, sizeof fmt);
+			if (!names_mode)
+				tap_ok(cbor_isa_map(it) && strcmp(fmt, "gcconform-model") == 0 &&
+				       uget(it, "version") == 1, "header is a gcconform-model v1 map");
+			cbor_decref(&it);
+			continue;
+		}
+		if (!cbor_isa_map(it) || !get(it, "payload") || !get(it, "timestamp") ||
+		    !get(it, "thread") || !get(it, "name")) {
+			bad_items++;
+			cbor_decref(&it);
+			continue;
+		}
+		sget(it, "name", name, sizeof name);
+		{
+			unsigned k;
+
+			for (k = 0; k < nnames && strcmp(names[k].name, name); k++)
+				;
+			if (k == nnames && nnames < 512)
+				strcpy(names[nnames++].name, name);
+			if (k < 512)
+				names[k].n++;
+		}
+		if (ordering) {
+			uint64_t t = uget(it, "thread"), stamp = uget(it, "timestamp");
+			cbor_item_t *f = get(it, "fields");
+			unsigned k;
+			char base[64];
+			char *us;
+
+			for (k = 0; k < nthr && thr[k] != t; k++)
+				;
+			if (k == nthr && nthr < MAXT)
+				thr[nthr++] = t, ts[k] = 0;
+			if (k < MAXT) {
+				if (stamp < ts[k] && !first_err[0])
+					snprintf(first_err, sizeof first_err, "event %lu: timestamp backwards", nev - 1);
+				ts[k] = stamp;
+			}
+			strcpy(base, name);
+			if ((us = strstr(base, "_V")))
+				*us = 0;
+#define ERR(...) do { bad_order++; if (!first_err[0]) snprintf(first_err, sizeof first_err, __VA_ARGS__); } while (0)
+			if (!strcmp(base, "GCStart") && f) {
+				uint64_t c = uget(f, "Count"), ty = uget(f, "Type"), d = uget(f, "Depth");
+
+				if (c <= last_start)
+					ERR("event %lu: GCStart count %llu not increasing", nev - 1, (unsigned long long)c);
+				if (ngc == 1 && !(gc_type[0] == 1 && ty == 2))
+					ERR("event %lu: bad GC nesting", nev - 1);
+				if (ngc == 2)
+					ERR("event %lu: bad GC nesting", nev - 1);
+				if (ngc == 0 && ty == 2)
+					ERR("event %lu: foreground GC outside BGC", nev - 1);
+				if (ty == 1 && d != 2)
+					ERR("event %lu: BGC depth not 2", nev - 1);
+				if (ngc < 2) {
+					gc_count[ngc] = c, gc_depth[ngc] = d, gc_type[ngc] = (int)ty;
+					ngc++;
+				}
+				last_start = c;
+				just_ended = 0;
+			} else if (!strcmp(base, "GCEnd") && f) {
+				uint64_t c = uget(f, "Count"), d = uget(f, "Depth");
+
+				if (ngc == 0)
+					ERR("event %lu: GCEnd without GCStart", nev - 1);
+				else if (gc_count[ngc - 1] != c || (gc_depth[ngc - 1] != (uint64_t)-1 && gc_depth[ngc - 1] != d))
+					ERR("event %lu: GCEnd count/depth mismatch", nev - 1);
+				else
+					ngc--;
+				just_ended = 1;
+			} else if (!strcmp(base, "GCHeapStats")) {
+				if (!just_ended && ngc == 0)
+					ERR("event %lu: GCHeapStats outside GC", nev - 1);
+			} else if (!strcmp(base, "GCSuspendEEBegin") && f) {
+				if (suspended)
+					ERR("event %lu: nested suspension", nev - 1);
+				suspended = 1;
+				if (uget(f, "Reason") == 1 && get(f, "Count") && uget(f, "Count") != last_start + 1)
+					ERR("event %lu: suspension count %llu for GC %llu", nev - 1,
+					    (unsigned long long)uget(f, "Count"), (unsigned long long)last_start + 1);
+			} else if (!strcmp(base, "GCSuspendEEEnd")) {
+				if (suspended != 1)
+					ERR("event %lu: SuspendEEEnd without begin", nev - 1);
+				suspended = 2;
+			} else if (!strcmp(base, "GCRestartEEBegin")) {
+				if (suspended != 2)
+					ERR("event %lu: restart without suspension", nev - 1);
+				suspended = 3;
+			} else if (!strcmp(base, "GCRestartEEEnd")) {
+				if (suspended != 3)
+					ERR("event %lu: RestartEEEnd without begin", nev - 1);
+				suspended = 0;
+			} else if (!strcmp(base, "GCGlobalHeapHistory") || !strcmp(base, "GCPerHeapHistory")) {
+				if (ngc == 0)
+					ERR("event %lu: heap history outside GC", nev - 1);
+			}
+		}
+		cbor_decref(&it);
+	}
+	if (names_mode) {
+		for (unsigned k = 0; k < nnames; k++)
+			printf("%s %lu\n", names[k].name, names[k].n);
+		free(buf);
+		return 0;
+	}
+	tap_ok(bad_items == 0, "all %lu items are event maps with the required keys", nev - 1);
+	tap_ok(nev > 1, "the stream has events");
+	if (ordering) {
+		tap_ok(bad_order == 0 && !first_err[0], "ordering rules hold (%s)", first_err[0] ? first_err : "ok");
+		tap_ok(ngc == 0 && suspended == 0, "no GC or suspension left open");
+	}
+	free(buf);
+	return tap_done();
+}

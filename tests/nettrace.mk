@@ -1,0 +1,18 @@
+# nettrace writer/reader tests: round trips, container faults, truncation,
+# the real .NET captures (skipped when absent) and a throughput tool.
+NETTRACE_TEST_LIBS = gen/libgcnettrace_w.a oracle/libgcnettrace_r.a gen/libgcspec.a
+NETTRACE_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/oracle -I$(top_srcdir)/tests
+
+check_PROGRAMS += tests/nettrace/roundtrip tests/nettrace/faults tests/nettrace/ntdump
+tests_nettrace_roundtrip_SOURCES = tests/nettrace/roundtrip.c tests/nettrace/ntcommon.h
+tests_nettrace_roundtrip_CPPFLAGS = $(NETTRACE_TEST_CPPFLAGS)
+tests_nettrace_roundtrip_LDADD = $(NETTRACE_TEST_LIBS)
+tests_nettrace_faults_SOURCES = tests/nettrace/faults.c tests/nettrace/ntcommon.h
+tests_nettrace_faults_CPPFLAGS = $(NETTRACE_TEST_CPPFLAGS)
+tests_nettrace_faults_LDADD = $(NETTRACE_TEST_LIBS)
+tests_nettrace_ntdump_SOURCES = tests/nettrace/ntdump.c
+tests_nettrace_ntdump_CPPFLAGS = $(NETTRACE_TEST_CPPFLAGS)
+tests_nettrace_ntdump_LDADD = $(NETTRACE_TEST_LIBS)
+
+TESTS += tests/nettrace/roundtrip tests/nettrace/faults tests/nettrace/real.sh
+EXTRA_DIST += tests/nettrace/real.sh

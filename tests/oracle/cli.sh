@@ -1,0 +1,56 @@
+#!/bin/sh
+# gcoracle's command line: exit statuses and the JSON line shapes.
+# Uses the C test to write a small model stream? No: builds one with python.
+o=${top_builddir:-.}/oracle/gcoracle
+n=0; fail=0
+ok() { n=$((n+1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
+t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+"$o" --help >/dev/null; ok $? "--help exits 0"
+"$o" --version >/dev/null; ok $? "--version exits 0"
+"$o" >/dev/null 2>&1; [ $? = 2 ]; ok $? "no file is bad usage: exit 2"
+"$o" --bogus x >/dev/null 2>&1; [ $? = 2 ]; ok $? "unknown option: exit 2"
+"$o" "$t/missing" >/dev/null 2>&1; [ $? = 2 ]; ok $? "missing file: exit 2"
+printf 'hello' >"$t/junk"; "$o" "$t/junk" >/dev/null 2>&1; [ $? = 2 ]; ok $? "unrecognised file: exit 2"
+# header + GCStart_V2(1) + GCEnd_V1 with Count 2 (S005), written by hand in CBOR.
+${PYTHON3:-python3} - "$t" <<'PY'
+import struct, sys
+def head(major, n):
+    if n < 24: return bytes([major << 5 | n])
+    for ai, fmt in ((24, '>B'), (25, '>H'), (26, '>I'), (27, '>Q')):
+        try: return bytes([major << 5 | ai]) + struct.pack(fmt, n)
+        except struct.error: pass
+def enc(v):
+    if isinstance(v, int): return head(0, v)
+    if isinstance(v, str): b = v.encode(); return head(3, len(b)) + b
+    if isinstance(v, bytes): return head(2, len(v)) + v
+    if isinstance(v, dict): return head(5, len(v)) + b''.join(enc(k) + enc(x) for k, x in v.items())
+hdr = enc({"format": "gcconform-model", "version": 1, "pointer_size": 8, "clock_frequency": 10**7,
+           "start_ticks": 0, "process_id": 1, "profile": "net8", "mode": "realistic", "seed": 1,
+           "keywords": 1, "level": 5, "generator": "cli.sh"})
+def ev(ts, id, ver, payload):
+    return enc({"timestamp": ts, "thread": 1, "provider": "Microsoft-Windows-DotNETRuntime", "id": id,
+                "version": ver, "level": 4, "opcode": 1, "keywords": 1, "name": "", "payload": payload})
+start = struct.pack('<IIIIHQ', 1, 0, 1, 0, 0, 0)
+good = hdr + ev(10, 1, 2, start) + ev(20, 2, 1, struct.pack('<IIH', 1, 0, 0))
+bad = hdr + ev(10, 1, 2, start) + ev(20, 2, 1, struct.pack('<IIH', 2, 0, 0))
+longer = hdr + ev(10, 1, 2, start) + ev(20, 2, 1, struct.pack('<IIHH', 1, 0, 0, 0))
+open(sys.argv[1] + '/good.model', 'wb').write(good)
+open(sys.argv[1] + '/bad.model', 'wb').write(bad)
+open(sys.argv[1] + '/longer.model', 'wb').write(longer)
+open(sys.argv[1] + '/expect', 'w').write('{"code":"GC-S005","event":1}\n')
+open(sys.argv[1] + '/expect-wrong', 'w').write('{"code":"GC-S005","event":0}\n')
+PY
+"$o" "$t/good.model" >/dev/null; ok $? "a valid stream: exit 0"
+"$o" "$t/bad.model" >"$t/out"; [ $? = 1 ]; ok $? "a GCEnd Count mismatch: exit 1"
+grep -q '^GC-S005 error: event 1 (GCEnd_V1)' "$t/out"; ok $? "text diagnostic names code, event and name"
+"$o" "$t/longer.model" >/dev/null; ok $? "a longer payload is a warning: exit 0"
+"$o" --strict "$t/longer.model" >/dev/null; [ $? = 1 ]; ok $? "--strict makes it an error: exit 1"
+"$o" --json "$t/bad.model" >"$t/json"
+grep -q '^{"type":"event","index":0,"offset":[0-9]*,"name":"GCStart_V2","provider":"Microsoft-Windows-DotNETRuntime","id":1,"version":2,"timestamp":10,"thread":1,"fields":{"Count":1,"Depth":0,"Reason":1,"Type":0,"ClrInstanceID":0,"ClientSequenceNumber":0}}$' "$t/json"; ok $? "JSON event line"
+grep -q '^{"type":"diag","code":"GC-S005","severity":"error","event":1,' "$t/json"; ok $? "JSON diag line"
+tail -n 1 "$t/json" | grep -q '^{"type":"summary","events":2,'; ok $? "JSON summary last"
+"$o" --expect "$t/expect" "$t/bad.model" >/dev/null; ok $? "--expect met: exit 0"
+"$o" --expect "$t/expect-wrong" "$t/bad.model" >"$t/x"; [ $? = 1 ]; ok $? "--expect not met: exit 1"
+grep -q 'GC-S005 at event 0' "$t/x"; ok $? "--expect prints the first mismatch"
+echo "1..$n"
+exit $fail

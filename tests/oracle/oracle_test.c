@@ -1,0 +1,578 @@
+/*
+ * oracle_test.c - gcoracle's decoder, checker and model reader, driven by
+ * model streams built here with libcbor and hand-written payload bytes.
+ * Ends with the catalogue coverage check: every M/P/V/S/U code must have
+ * been triggered by some test above.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "decode.h"
+#include "model_builder.h"
+#include "oracle.h"
+#include "tap.h"
+
+#define MAXREC 4096
+static struct { unsigned code; uint64_t event, offset; } rec[MAXREC];
+static size_t nrec;
+static int covered[GCSPEC_NDIAGS];
+static uint64_t nevents;
+
+static void sink(void *arg, const struct or_diag *d)
+{
+	(void)arg;
+	covered[d->code] = 1;
+	if (nrec < MAXREC) {
+		rec[nrec].code = d->code;
+		rec[nrec].event = d->event;
+		rec[nrec].offset = d->offset;
+		nrec++;
+	}
+}
+
+static void count_events(void *arg, struct or_ctx *ctx, const struct or_event *ev,
+                         const struct or_decoded *dec)
+{
+	(void)arg; (void)ctx; (void)ev; (void)dec;
+	nevents++;
+}
+
+/* Run the oracle over the first len bytes of m; returns or_run_file's rc. */
+static int run_len(const struct mb *m, size_t len)
+{
+	struct or_ctx ctx;
+	FILE *f = mb_file(m, len);
+	int rc;
+
+	nrec = 0;
+	nevents = 0;
+	or_ctx_init(&ctx);
+	ctx.diag.emit = sink;
+	ctx.on_event = count_events;
+	rc = or_run_file(&ctx, "test", f);
+	or_ctx_free(&ctx);
+	fclose(f);
+	return rc;
+}
+
+static int run(const struct mb *m) { return run_len(m, m->len); }
+
+static int has(unsigned code, uint64_t event)
+{
+	for (size_t i = 0; i < nrec; i++)
+		if (rec[i].code == code && rec[i].event == event)
+			return 1;
+	return 0;
+}
+
+static size_t nwith(unsigned code)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < nrec; i++)
+		n += rec[i].code == code;
+	return n;
+}
+
+static void ev(struct mb *m, unsigned e, const struct pl *p)
+{
+	const struct gcspec_event *s = &gcspec_events[e];
+	mb_event_full(m, gcspec_providers[s->provider].name, s->id, s->version, 1, p, NULL);
+}
+
+static void gcstart(struct mb *m, uint32_t count, uint32_t depth, uint32_t type)
+{
+	struct pl p = { .n = 0 };
+	pl_u32(&p, count); pl_u32(&p, depth); pl_u32(&p, 1); pl_u32(&p, type);
+	pl_u16(&p, 0); pl_u64(&p, 0);
+	ev(m, GCSPEC_EV_GCStart_V2, &p);
+}
+
+static void gcend(struct mb *m, uint32_t count, uint32_t depth)
+{
+	struct pl p = { .n = 0 };
+	pl_u32(&p, count); pl_u32(&p, depth); pl_u16(&p, 0);
+	ev(m, GCSPEC_EV_GCEnd_V1, &p);
+}
+
+static void susp(struct mb *m, uint32_t count)
+{
+	struct pl p = { .n = 0 };
+	pl_u32(&p, 1); pl_u32(&p, count); pl_u16(&p, 0);
+	ev(m, GCSPEC_EV_GCSuspendEEBegin_V1, &p);
+}
+
+static void clr_only(struct mb *m, unsigned e)
+{
+	struct pl p = { .n = 0 };
+	pl_u16(&p, 0);
+	ev(m, e, &p);
+}
+
+/* A complete, valid GC with its suspension: 6 events. */
+static void full_gc(struct mb *m, uint32_t count)
+{
+	susp(m, count - 1); /* the runtime writes the GC index it had before this GC */
+	clr_only(m, GCSPEC_EV_GCSuspendEEEnd_V1);
+	gcstart(m, count, 0, 0);
+	gcend(m, count, 0);
+	clr_only(m, GCSPEC_EV_GCRestartEEBegin_V1);
+	clr_only(m, GCSPEC_EV_GCRestartEEEnd_V1);
+}
+
+static void fresh(struct mb *m) { free(m->buf); memset(m, 0, sizeof *m); mb_header(m); }
+
+/* Decode one payload directly, outside a stream. */
+static struct or_decoded dec;
+static int decode_bytes(unsigned e, const uint8_t *b, size_t n, unsigned psize)
+{
+	struct or_ctx ctx;
+	struct or_event ev0;
+	int rc;
+
+	memset(&ev0, 0, sizeof ev0);
+	ev0.payload = b;
+	ev0.payload_len = (uint32_t)n;
+	ev0.payload_offset = 100;
+	nrec = 0;
+	or_ctx_init(&ctx);
+	ctx.diag.emit = sink;
+	ctx.info.pointer_size = (uint8_t)psize;
+	rc = or_decode(&ctx, &ev0, &gcspec_events[e], &dec);
+	or_ctx_free(&ctx);
+	return rc;
+}
+
+static void test_decoder(void)
+{
+	static const uint8_t start[26] = { 7,0,0,0, 2,0,0,0, 1,0,0,0, 0,0,0,0,
+		9,0, 0x88,0x77,0x66,0x55,0x44,0x33,0x22,0x11 };
+	static const uint8_t handle4[26] = { 0x10,0x20,0x30,0x40, 0x50,0x60,0x70,0x80,
+		2,0,0,0, 1,0,0,0, 0,0,0,0,0,0,0,0, 0,0 };
+	/* GCAllocationTick_V4: amount, kind, clr, amount64, TypeID(8),
+	 * TypeName "A" U+1F600 (surrogate pair), HeapIndex, Address(8), ObjectSize */
+	uint8_t at[64] = { 0 }, bad[64];
+	size_t n = 0;
+	struct pl p = { .n = 0 };
+
+	tap_ok(decode_bytes(GCSPEC_EV_GCStart_V2, start, 26, 8) == 0 && nrec == 0,
+	       "GCStart_V2 26 bytes decodes without diagnostics");
+	tap_ok(dec.v[0].u == 7 && dec.v[1].u == 2 && dec.v[2].u == 1 &&
+	       dec.v[3].u == 0 && dec.v[4].u == 9 &&
+	       dec.v[5].u == 0x1122334455667788ULL,
+	       "GCStart_V2 fields: Count 7, Depth 2, Reason 1, Type 0, ClrInstanceID 9, ClientSequenceNumber 0x1122334455667788");
+	tap_ok(decode_bytes(GCSPEC_EV_SetGCHandle, handle4, 26, 4) == 0 && nrec == 0 &&
+	       dec.v[0].u == 0x40302010 && dec.v[1].u == 0x80706050 && dec.v[2].u == 2,
+	       "Pointer fields are 4 bytes in a 4-byte stream (SetGCHandle 26 bytes)");
+	pl_u32(&p, 100); pl_u32(&p, 0); pl_u16(&p, 0); pl_u64(&p, 100); pl_u64(&p, 0xABC);
+	pl_u16(&p, 'A'); pl_u16(&p, 0xD83D); pl_u16(&p, 0xDE00); pl_u16(&p, 0);
+	pl_u32(&p, 0); pl_u64(&p, 0xDEAD); pl_u64(&p, 24);
+	memcpy(at, p.b, p.n); n = p.n;
+	tap_ok(decode_bytes(GCSPEC_EV_GCAllocationTick_V4, at, n, 8) == 0 && nrec == 0 &&
+	       dec.v[5].len == 6 && dec.v[5].off == 26 && dec.v[7].u == 0xDEAD,
+	       "UnicodeString with a surrogate pair: 6 bytes at offset 26, Address after it");
+	/* P001: GCStart_V2 cut to 10 bytes: Reason at offset 8 needs 4. */
+	tap_ok(decode_bytes(GCSPEC_EV_GCStart_V2, start, 10, 8) != 0 &&
+	       nwith(GCSPEC_DIAG_P001) == 1 && rec[0].offset == 108 && dec.nvalid == 2,
+	       "P001 at the Reason field (payload offset 8) when GCStart_V2 has 10 bytes");
+	{
+		uint8_t longer[12] = { 1,0,0,0, 0,0,0,0, 0,0, 0xEE,0xEE };
+		tap_ok(decode_bytes(GCSPEC_EV_GCEnd_V1, longer, 12, 8) == 0 &&
+		       nwith(GCSPEC_DIAG_P002) == 1 && rec[0].offset == 110,
+		       "P002 at payload offset 10 when GCEnd_V1 has 2 extra bytes");
+	}
+	tap_ok(decode_bytes(GCSPEC_EV_GCStart_V2, start, 18, 8) != 0 &&
+	       nwith(GCSPEC_DIAG_P008) == 1,
+	       "P008 when a GCStart_V2 payload has the 18 bytes of GCStart_V1");
+	memcpy(bad, at, 30); /* cut inside TypeName: 'A' + high surrogate */
+	tap_ok(decode_bytes(GCSPEC_EV_GCAllocationTick_V4, bad, 30, 8) != 0 &&
+	       nwith(GCSPEC_DIAG_P003) == 1 && rec[0].offset == 126,
+	       "P003 for a TypeName that runs to the end of the payload");
+	tap_ok(decode_bytes(GCSPEC_EV_GCAllocationTick_V4, bad, 29, 8) != 0 &&
+	       nwith(GCSPEC_DIAG_P005) == 1,
+	       "P005 for a TypeName cut after an odd number of bytes");
+	memcpy(bad, at, n);
+	bad[28] = 0x41; bad[29] = 0; /* high surrogate replaced: low one unpaired */
+	tap_ok(decode_bytes(GCSPEC_EV_GCAllocationTick_V4, bad, n, 8) == 0 &&
+	       nwith(GCSPEC_DIAG_P004) == 1 && rec[0].offset == 130,
+	       "P004 for an unpaired low surrogate at payload offset 30");
+	{
+		struct pl q = { .n = 0 };
+		pl_u32(&q, 0); pl_u32(&q, 0xFFFFFFFF); pl_u16(&q, 0);
+		tap_ok(decode_bytes(GCSPEC_EV_GCBulkRootEdge, q.b, q.n, 8) != 0 &&
+		       nwith(GCSPEC_DIAG_P006) == 1,
+		       "P006 when GCBulkRootEdge Count 0xFFFFFFFF exceeds a 10-byte payload");
+	}
+	{
+		struct pl q = { .n = 0 };
+		pl_u16(&q, 'x'); pl_u16(&q, 0); pl_u32(&q, 1000); pl_u32(&q, 1);
+		tap_ok(decode_bytes(GCSPEC_EV_GCDynamicEvent, q.b, q.n, 8) != 0 &&
+		       nwith(GCSPEC_DIAG_P007) == 1,
+		       "P007 when GCDynamicEvent DataSize 1000 exceeds the payload");
+	}
+	{
+		struct pl q = { .n = 0 };
+		pl_u64(&q, 1); pl_u64(&q, 2); pl_u32(&q, 2);
+		tap_ok(decode_bytes(GCSPEC_EV_GCSettings, q.b, q.n, 8) == 0 &&
+		       nwith(GCSPEC_DIAG_P009) == 1,
+		       "P009 when GCSettings ServerGC holds 2");
+	}
+	{
+		struct pl q = { .n = 0 };
+		pl_u64(&q, 0x1000); pl_u64(&q, 0x100); pl_u32(&q, 99); pl_u16(&q, 0);
+		tap_ok(decode_bytes(GCSPEC_EV_GCCreateSegment_V1, q.b, q.n, 8) == 0 &&
+		       nwith(GCSPEC_DIAG_V001) == 1,
+		       "V001 when GCCreateSegment_V1 Type is 99 (closed map)");
+	}
+	{
+		struct pl q = { .n = 0 };
+		pl_u32(&q, 1); pl_u32(&q, 0); pl_u32(&q, 200); pl_u32(&q, 0);
+		pl_u16(&q, 0); pl_u64(&q, 0);
+		tap_ok(decode_bytes(GCSPEC_EV_GCStart_V2, q.b, q.n, 8) == 0 &&
+		       nwith(GCSPEC_DIAG_V002) == 1 && nwith(GCSPEC_DIAG_V001) == 0,
+		       "V002 (not V001) when GCStart_V2 Reason is 200 (open map)");
+	}
+	{
+		struct pl q = { .n = 0 };
+		pl_u32(&q, 0); pl_u32(&q, 1); pl_u16(&q, 0);
+		pl_u64(&q, 0x10); q.b[q.n++] = 0; pl_u32(&q, 0x80000000u); pl_u64(&q, 0);
+		tap_ok(decode_bytes(GCSPEC_EV_GCBulkRootEdge, q.b, q.n, 8) == 0 &&
+		       nwith(GCSPEC_DIAG_V003) == 1,
+		       "V003 when a struct member GCRootFlag sets an undefined bit");
+	}
+}
+
+static void test_fields(void)
+{
+	struct mb m = { 0 };
+	struct pl p = { .n = 0 };
+
+	fresh(&m);
+	pl_u32(&p, 5); pl_u32(&p, 0); pl_u16(&p, 0); pl_u64(&p, 0x100000006ULL);
+	pl_u64(&p, 0); pl_u16(&p, 0); pl_u32(&p, 0);
+	ev(&m, GCSPEC_EV_GCAllocationTick_V2, &p);
+	run(&m);
+	tap_ok(has(GCSPEC_DIAG_V004, 0), "V004 when AllocationAmount 5 is not low32(0x100000006)");
+	fresh(&m);
+	gcstart(&m, 1, 3, 0);
+	gcend(&m, 1, 3);
+	run(&m);
+	tap_ok(has(GCSPEC_DIAG_V005, 0), "V005 for GCStart Depth 3");
+	fresh(&m);
+	gcstart(&m, 1, 1, 1);
+	gcend(&m, 1, 1);
+	run(&m);
+	tap_ok(has(GCSPEC_DIAG_V006, 0), "V006 for a background GC with Depth 1");
+	fresh(&m);
+	p.n = 0;
+	pl_u64(&p, 0); pl_u32(&p, 2); pl_u32(&p, 0); pl_u32(&p, 0); pl_u32(&p, 0);
+	pl_u32(&p, 0); pl_u16(&p, 0);
+	gcstart(&m, 1, 0, 0);
+	ev(&m, GCSPEC_EV_GCGlobalHeapHistory_V1, &p);
+	gcend(&m, 1, 0);
+	p.n = 0;
+	pl_u32(&p, 5); pl_u16(&p, 0); pl_u32(&p, 0); pl_u64(&p, 64);
+	ev(&m, GCSPEC_EV_GCMarkWithType, &p);
+	run(&m);
+	tap_ok(has(GCSPEC_DIAG_V007, 3) && nwith(GCSPEC_DIAG_S014) == 0,
+	       "V007 for GCMarkWithType HeapNum 5 after GCGlobalHeapHistory NumHeaps 2");
+	/* M005: the model records Count 8 where the payload holds 7. */
+	fresh(&m);
+	{
+		cbor_item_t *f = cbor_new_definite_map(1);
+		p.n = 0;
+		pl_u32(&p, 7); pl_u32(&p, 0); pl_u16(&p, 0);
+		mb_kv(f, "Count", cbor_build_uint8(8));
+		mb_event_full(&m, RT, 2, 1, 1, &p, f);
+	}
+	{
+		cbor_item_t *f = cbor_new_definite_map(2);
+		mb_kv(f, "Count", cbor_build_uint8(7));
+		mb_kv(f, "Depth", cbor_build_uint8(0));
+		mb_event_full(&m, RT, 2, 1, 1, &p, f);
+	}
+	run(&m);
+	tap_ok(has(GCSPEC_DIAG_M005, 0) && !has(GCSPEC_DIAG_M005, 1),
+	       "M005 when the model's Count 8 differs from the payload's 7, none when they agree");
+	free(m.buf);
+}
+
+static void test_stream(void)
+{
+	struct mb m = { 0 };
+	struct pl p = { .n = 0 };
+
+	fresh(&m);
+	full_gc(&m, 1);
+	full_gc(&m, 2);
+	tap_ok(run(&m) == 0 && nrec == 0 && nevents == 12,
+	       "two complete GCs with suspensions: 12 events, no diagnostics");
+	fresh(&m);
+	gcend(&m, 4, 0);
+	gcstart(&m, 5, 0, 0);
+	run(&m);
+	tap_ok(has(GCSPEC_DIAG_S002, 0) && has(GCSPEC_DIAG_S003, 2) && nwith(GCSPEC_DIAG_S001) == 0,
+	       "S002 for a GCEnd first, S003 for a GCStart open at the end");
+	fresh(&m);
+	full_gc(&m, 1);
+	gcend(&m, 1, 0);
+	run(&m);
+	tap_ok(has(GCSPEC_DIAG_S001, 6), "S001 for a second GCEnd");
+	fresh(&m);
+	gcstart(&m, 1, 0, 0);
+	gcstart(&m, 2, 0, 0);
+	run(&m);
+	tap_ok(has(GCSPEC_DIAG_S004, 1), "S004 for a GC inside a non-concurrent GC");
+	fresh(&m);
+	gcstart(&m, 1, 0, 0);
+	gcend(&m, 2, 0);
+	run(&m);
+	tap_ok(has(GCSPEC_DIAG_S005, 1), "S005 for GCEnd Count 2 after GCStart Count 1");
+	fresh(&m);
+	gcstart(&m, 1, 1, 0);
+	gcend(&m, 1, 0);
+	run(&m);
+	tap_ok(has(GCSPEC_DIAG_S006, 1), "S006 for GCEnd Depth 0 after GCStart Depth 1");
+	fresh(&m);
+	full_gc(&m, 3);
+	full_gc(&m, 3);
+	run(&m);
+	tap_ok(has(GCSPEC_DIAG_S007, 8) && nwith(GCSPEC_DIAG_S007) == 1,
+	       "S007 for a GCStart Count that does not increase");
+	fresh(&m);
+	gcstart(&m, 1, 2, 1);
+	gcstart(&m, 2, 0, 2);
+	gcend(&m, 2, 0);
+	gcend(&m, 1, 2);
+	run(&m);
+	tap_ok(nrec == 0, "a foreground GC inside a background GC is fine");
+	fresh(&m);
+	gcstart(&m, 1, 0, 2);
+	run(&m);
+	tap_ok(has(GCSPEC_DIAG_S024, 0), "S024 for a foreground GC outside a background GC");
+	fresh(&m);
+	susp(&m, 1);
+	susp(&m, 1);
+	run(&m);
+	tap_ok(has(GCSPEC_DIAG_S008, 1) && has(GCSPEC_DIAG_S025, 2),
+	       "S008 for a nested GCSuspendEEBegin; S025 for the open suspension");
+	fresh(&m);
+	full_gc(&m, 1);
+	clr_only(&m, GCSPEC_EV_GCSuspendEEEnd_V1);
+	clr_only(&m, GCSPEC_EV_GCRestartEEEnd_V1);
+	clr_only(&m, GCSPEC_EV_GCRestartEEBegin_V1);
+	clr_only(&m, GCSPEC_EV_GCRestartEEBegin_V1);
+	run(&m);
+	tap_ok(has(GCSPEC_DIAG_S009, 6), "S009 for GCSuspendEEEnd without begin");
+	tap_ok(has(GCSPEC_DIAG_S011, 7), "S011 for GCRestartEEEnd without GCRestartEEBegin");
+	tap_ok(has(GCSPEC_DIAG_S010, 9), "S010 for GCRestartEEBegin while restarting");
+	fresh(&m);
+	clr_only(&m, GCSPEC_EV_GCRestartEEEnd_V1);
+	run(&m);
+	tap_ok(has(GCSPEC_DIAG_S026, 0) && nrec == 1,
+	       "S026 note (only) when the trace begins inside a suspension");
+	fresh(&m);
+	susp(&m, 10);
+	clr_only(&m, GCSPEC_EV_GCSuspendEEEnd_V1);
+	gcstart(&m, 10, 0, 0);
+	gcend(&m, 10, 0);
+	clr_only(&m, GCSPEC_EV_GCRestartEEBegin_V1);
+	clr_only(&m, GCSPEC_EV_GCRestartEEEnd_V1);
+	susp(&m, 0xFFFFFFFF);
+	clr_only(&m, GCSPEC_EV_GCSuspendEEEnd_V1);
+	gcstart(&m, 11, 0, 0);
+	gcend(&m, 11, 0);
+	clr_only(&m, GCSPEC_EV_GCRestartEEBegin_V1);
+	clr_only(&m, GCSPEC_EV_GCRestartEEEnd_V1);
+	susp(&m, 11);
+	clr_only(&m, GCSPEC_EV_GCSuspendEEEnd_V1);
+	gcstart(&m, 13, 0, 0);
+	gcend(&m, 13, 0);
+	clr_only(&m, GCSPEC_EV_GCRestartEEBegin_V1);
+	clr_only(&m, GCSPEC_EV_GCRestartEEEnd_V1);
+	susp(&m, 14);
+	run(&m);
+	tap_ok(has(GCSPEC_DIAG_S012, 0) && has(GCSPEC_DIAG_S012, 18) &&
+	       nwith(GCSPEC_DIAG_S012) == 2,
+	       "S012 at the suspension whose Count 10 is not below its GC's 10 and at the one whose 14 is above the latest GC's 13; Count 0xFFFFFFFF and a lag of 2 (a GC in between) are fine");
+	fresh(&m);
+	full_gc(&m, 1);
+	p.n = 0;
+	for (int i = 0; i < 13; i++) pl_u64(&p, 0);
+	p.n = 0;
+	for (int i = 0; i < 10; i++) pl_u64(&p, 0);
+	pl_u32(&p, 0); pl_u32(&p, 0); pl_u32(&p, 0); pl_u16(&p, 0);
+	ev(&m, GCSPEC_EV_GCHeapStats_V1, &p);      /* 6: just ended: fine */
+	gcstart(&m, 2, 0, 0);
+	gcend(&m, 2, 0);
+	susp(&m, 0xFFFFFFFF);
+	ev(&m, GCSPEC_EV_GCHeapStats_V1, &p);      /* 10: outside */
+	run(&m);
+	tap_ok(!has(GCSPEC_DIAG_S013, 6) && has(GCSPEC_DIAG_S013, 10),
+	       "S013 for GCHeapStats outside a GC, none right after a GC");
+	fresh(&m);
+	full_gc(&m, 1);
+	susp(&m, 0xFFFFFFFF);
+	p.n = 0;
+	pl_u64(&p, 0); pl_u32(&p, 1); pl_u32(&p, 0); pl_u32(&p, 0); pl_u32(&p, 0);
+	pl_u32(&p, 0); pl_u16(&p, 0);
+	ev(&m, GCSPEC_EV_GCGlobalHeapHistory_V1, &p);
+	run(&m);
+	tap_ok(has(GCSPEC_DIAG_S014, 7), "S014 for GCGlobalHeapHistory outside a GC");
+	fresh(&m);
+	for (int k = 0; k < 4; k++) {
+		static const uint32_t t[4] = { 1, 0, 0, 1 };
+		p.n = 0;
+		pl_u32(&p, 0); pl_u32(&p, t[k]); pl_u32(&p, 1); pl_u16(&p, 0); pl_u32(&p, 0);
+		ev(&m, GCSPEC_EV_GCJoin_V2, &p);
+	}
+	p.n = 0;
+	pl_u32(&p, 0); pl_u32(&p, 1); pl_u32(&p, 1); pl_u16(&p, 0); pl_u32(&p, 0);
+	ev(&m, GCSPEC_EV_GCJoin_V2, &p);
+	run(&m);
+	tap_ok(has(GCSPEC_DIAG_S026, 0) && has(GCSPEC_DIAG_S016, 2) && has(GCSPEC_DIAG_S015, 4),
+	       "GCJoin: end first is S026, start in a join S016, end after end S015");
+	fresh(&m);
+	p.n = 0;
+	pl_u64(&p, 0x1000); pl_u64(&p, 0x100); pl_u32(&p, 0); pl_u16(&p, 0);
+	ev(&m, GCSPEC_EV_GCCreateSegment_V1, &p);
+	ev(&m, GCSPEC_EV_GCCreateSegment_V1, &p);
+	p.n = 0;
+	pl_u64(&p, 0x2000); pl_u16(&p, 0);
+	ev(&m, GCSPEC_EV_GCFreeSegment_V1, &p);    /* made before the trace: fine */
+	ev(&m, GCSPEC_EV_GCFreeSegment_V1, &p);
+	run(&m);
+	tap_ok(has(GCSPEC_DIAG_S017, 1) && !has(GCSPEC_DIAG_S018, 2) && has(GCSPEC_DIAG_S018, 3),
+	       "segments: S017 for a second create, S018 for a second free only");
+	fresh(&m);
+	p.n = 0;
+	pl_u64(&p, 0x50); pl_u64(&p, 0x60); pl_u32(&p, 1); pl_u32(&p, 0);
+	pl_u64(&p, 0); pl_u16(&p, 0);
+	ev(&m, GCSPEC_EV_SetGCHandle, &p);
+	ev(&m, GCSPEC_EV_SetGCHandle, &p);
+	p.n = 0;
+	pl_u64(&p, 0x70); pl_u16(&p, 0);
+	ev(&m, GCSPEC_EV_DestroyGCHandle, &p);
+	ev(&m, GCSPEC_EV_DestroyGCHandle, &p);
+	run(&m);
+	tap_ok(has(GCSPEC_DIAG_S019, 1) && !has(GCSPEC_DIAG_S020, 2) && has(GCSPEC_DIAG_S020, 3) &&
+	       nwith(GCSPEC_DIAG_P001) == 0,
+	       "handles: S019 for a second set, S020 for a second destroy only");
+	fresh(&m);
+	p.n = 0;
+	pl_u32(&p, 0); pl_u16(&p, 0);
+	ev(&m, GCSPEC_EV_GCFinalizersEnd_V1, &p);  /* 0: S026 */
+	clr_only(&m, GCSPEC_EV_GCFinalizersBegin_V1);
+	clr_only(&m, GCSPEC_EV_GCFinalizersBegin_V1); /* 2: S022 */
+	ev(&m, GCSPEC_EV_GCFinalizersEnd_V1, &p);
+	ev(&m, GCSPEC_EV_GCFinalizersEnd_V1, &p);  /* 4: S021 */
+	run(&m);
+	tap_ok(has(GCSPEC_DIAG_S026, 0) && has(GCSPEC_DIAG_S022, 2) && has(GCSPEC_DIAG_S021, 4),
+	       "finalizers: end first S026, nested S022, end without begin S021");
+	fresh(&m);
+	m.ts = 100;
+	gcstart(&m, 1, 0, 0);
+	m.ts = 0;
+	gcend(&m, 1, 0);
+	run(&m);
+	tap_ok(has(GCSPEC_DIAG_S023, 1), "S023 for a timestamp going backwards on one thread");
+	fresh(&m);
+	mb_event(&m, 1, 4, NULL);
+	mb_event(&m, 1, 4, NULL);
+	mb_event(&m, 999, 0, NULL);
+	mb_event_full(&m, "Other-Provider", 1, 0, 1, NULL, NULL);
+	tap_ok(run(&m) == 0 && has(GCSPEC_DIAG_U001, 0) && nwith(GCSPEC_DIAG_U001) == 1 &&
+	       has(GCSPEC_DIAG_U002, 2) && has(GCSPEC_DIAG_U003, 3) && nevents == 4,
+	       "U001 once for GCStart version 4, U002 for id 999, U003 for another provider");
+	free(m.buf);
+}
+
+static void test_model(void)
+{
+	struct mb m = { 0 };
+	size_t ends[8], nend = 0, hdr;
+
+	fresh(&m);
+	hdr = m.len;
+	for (uint32_t i = 1; i <= 3; i++) {
+		gcstart(&m, i, 0, 0);
+		ends[nend++] = m.len;
+		gcend(&m, i, 0);
+		ends[nend++] = m.len;
+	}
+	{
+		int ok = 1;
+		for (size_t cut = hdr + 1; cut < m.len; cut++) {
+			size_t whole = 0;
+			while (whole < nend && ends[whole] <= cut)
+				whole++;
+			run_len(&m, cut);
+			int at_item_end = whole > 0 && ends[whole - 1] == cut;
+			if (nevents != whole ||
+			    (!at_item_end && !(has(GCSPEC_DIAG_M002, whole) &&
+			                       rec[0].offset == cut && nwith(GCSPEC_DIAG_M002) == 1)) ||
+			    (at_item_end && nwith(GCSPEC_DIAG_M002) != 0)) {
+				ok = 0;
+				tap_diag("cut at %zu: %llu events, %zu diags", cut,
+				         (unsigned long long)nevents, nrec);
+				break;
+			}
+		}
+		tap_ok(ok, "truncation at every byte: M002 at the cut with every earlier event reported");
+	}
+	tap_ok(run_len(&m, 5) != 0 && nwith(GCSPEC_DIAG_M002) == 1,
+	       "a stream cut inside its header is unreadable, with M002");
+	free(m.buf); memset(&m, 0, sizeof m);
+	mb_append(&m, cbor_build_string("not a header"));
+	tap_ok(run(&m) != 0, "a file that is not a model stream is not read");
+	free(m.buf); memset(&m, 0, sizeof m);
+	{
+		cbor_item_t *h = cbor_new_definite_map(1);
+		mb_kv(h, "format", cbor_build_string("something-else"));
+		mb_append(&m, h);
+	}
+	tap_ok(run(&m) != 0 && nwith(GCSPEC_DIAG_M001) == 1, "M001 for a header of another format");
+	free(m.buf); memset(&m, 0, sizeof m);
+	mb_header_v(&m, 8, 2);
+	tap_ok(run(&m) != 0 && nwith(GCSPEC_DIAG_M004) == 1, "M004 for model version 2");
+	fresh(&m);
+	mb_append(&m, cbor_build_uint8(7));
+	gcstart(&m, 1, 0, 0);
+	gcend(&m, 1, 0);
+	tap_ok(run(&m) == 0 && has(GCSPEC_DIAG_M003, 0) && nevents == 2,
+	       "M003 for an event item that is not a map; the next events are still read");
+	free(m.buf);
+}
+
+static void test_coverage(void)
+{
+	int all = 1;
+
+	for (unsigned i = 0; i < GCSPEC_NDIAGS; i++) {
+		const char *c = gcspec_diags[i].code;
+		if (!strchr("MPVSU", c[3]) || covered[i])
+			continue;
+		if (i == GCSPEC_DIAG_V002) {
+			int open = 0;
+			for (unsigned k = 0; k < GCSPEC_NMAPS; k++)
+				open |= gcspec_maps[k].open;
+			if (!open) {
+				tap_diag("%s not triggerable: the spec marks no value map open", c);
+				continue;
+			}
+		}
+		tap_diag("%s (%s) is not triggered by any test", c, gcspec_diags[i].name);
+		all = 0;
+	}
+	tap_ok(all, "every catalogue code with prefix M/P/V/S/U is triggered by a test");
+}
+
+int main(void)
+{
+	test_decoder();
+	test_fields();
+	test_stream();
+	test_model();
+	test_coverage();
+	return tap_done();
+}
