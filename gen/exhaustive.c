@@ -228,7 +228,8 @@ int gen_exhaustive_run(struct gen_emit *e, const struct gen_profile *profile, ui
 	/* The GCs of the profile's versions frame everything else. */
 	TRY(start(&x, ev_sb));
 	gen_values_set_num(e->vals, "Reason", 1);
-	gen_values_set_num(e->vals, "Count", 1);
+	/* A GC suspension carries the GC index before the GC it serves. */
+	gen_values_set_num(e->vals, "Count", 0);
 	TRY(send(&x));
 	TRY(start(&x, ev_se));
 	TRY(send(&x));
@@ -289,7 +290,7 @@ int gen_exhaustive_run(struct gen_emit *e, const struct gen_profile *profile, ui
 
 				TRY(start(&x, (int)GCSPEC_EV_GCSuspendEEBegin_V1 - (r % 2)));
 				gen_values_set_num(e->vals, "Reason", 1);
-				gen_values_set_num(e->vals, "Count", c);
+				gen_values_set_num(e->vals, "Count", c - 1);
 				TRY(send(&x));
 				TRY(start(&x, (int)GCSPEC_EV_GCSuspendEEEnd_V1 - (r % 2)));
 				TRY(send(&x));

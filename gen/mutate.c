@@ -338,14 +338,16 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 		}
 		return 0;
 	case C_COUNT_BACKWARDS:
-		if (target(s, is(ev, "GCSuspendEEBegin") && num(ev, "Reason") == 1 &&
-			       num(ev, "Count") != 0xFFFFFFFFu && !m->bgc_open)) {
+		/* Give one non-concurrent GC the Count of the GC before it:
+		 * its GCStart goes backwards (S007); its suspension's Count is
+		 * then no longer below the GC's (S012 may follow). */
+		if (target(s, is(ev, "GCStart") && num(ev, "Type") == 0 && !m->bgc_open)) {
 			s->a = num(ev, "Count");
 			s->state = 1;
 			may_any(m, "GC-S012,GC-S005");
 		}
 		if (s->state == 1 && num(ev, "Count") == s->a &&
-		    (is(ev, "GCSuspendEEBegin") || is(ev, "GCStart") || is(ev, "GCEnd"))) {
+		    (is(ev, "GCStart") || is(ev, "GCEnd"))) {
 			TRYM(set_and_reencode(m, ev, "Count", s->a - 1));
 			if (is(ev, "GCStart"))
 				expect(m, "GC-S007", here(m), 0);
@@ -396,13 +398,12 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 		}
 		return 0;
 	case C_SUSPEND_COUNT:
+		/* A GC suspension's Count is the GC index before the GC it
+		 * serves; 7 more is at or above that GC's Count, which the
+		 * oracle reports at the suspension. */
 		if (target(s, is(ev, "GCSuspendEEBegin") && num(ev, "Reason") == 1 &&
 			       num(ev, "Count") != 0xFFFFFFFFu)) {
 			TRYM(set_and_reencode(m, ev, "Count", num(ev, "Count") + 7));
-			s->state = 1;
-			return 0;
-		}
-		if (s->state == 1 && is(ev, "GCStart")) {
 			expect(m, "GC-S012", here(m), 0);
 			DONE(s);
 		}

@@ -403,7 +403,7 @@ static int blocking_gc(struct sim *s, unsigned type)
 		SET("Reason", reason);
 		TRY(send(s, user));
 	}
-	TRY(suspend(s, user, 1, count));
+	TRY(suspend(s, user, 1, count - 1)); /* the GC index before this GC */
 	TRY(gc_start(s, gc_thread(s, 0, user), count, depth, reason, type));
 	TRY(gc_body(s, user, depth, 0));
 	TRY(gc_end(s, gc_thread(s, 0, user), count, depth));
@@ -448,7 +448,7 @@ static int background_gc(struct sim *s)
 		SET("Reason", reason);
 		TRY(send(s, user));
 	}
-	TRY(suspend(s, user, 1, count));
+	TRY(suspend(s, user, 1, count - 1)); /* the GC index before this GC */
 	TRY(gc_start(s, gc_thread(s, 0, user), count, 2, reason, 1));
 	TRY(restart(s, user));
 	for (unsigned i = 0; i < nfg && (!s->cfg->gcs || s->gcs_done + 2 < s->cfg->gcs); i++) {

@@ -185,9 +185,10 @@ int main(int argc, char **argv)
 				if (suspended)
 					ERR("event %lu: nested suspension", nev - 1);
 				suspended = 1;
-				if (uget(f, "Reason") == 1 && get(f, "Count") && uget(f, "Count") != last_start + 1)
-					ERR("event %lu: suspension count %llu for GC %llu", nev - 1,
-					    (unsigned long long)uget(f, "Count"), (unsigned long long)last_start + 1);
+				/* The runtime writes the GC index it had: the latest GCStart's. */
+				if (uget(f, "Reason") == 1 && get(f, "Count") && uget(f, "Count") != last_start)
+					ERR("event %lu: suspension count %llu, latest GC %llu", nev - 1,
+					    (unsigned long long)uget(f, "Count"), (unsigned long long)last_start);
 			} else if (!strcmp(base, "GCSuspendEEEnd")) {
 				if (suspended != 1)
 					ERR("event %lu: SuspendEEEnd without begin", nev - 1);
