@@ -25,8 +25,9 @@ import os
 import sys
 import tomllib
 
-PROVIDER_FILES = ("dotnet-runtime.toml", "dotnet-runtime-private.toml",
-                  "dotnet-runtime-rundown.toml")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from speclib import PROVIDER_FILES, Tap, load  # noqa: E402
+
 LEVEL_NAMES = {0: "LogAlways", 1: "Critical", 2: "Error", 3: "Warning",
                4: "Informational", 5: "Verbose"}
 KINDS = {"event-id", "version-heading-table", "missing-field", "extra-field", "field-order",
@@ -34,31 +35,6 @@ KINDS = {"event-id", "version-heading-table", "missing-field", "extra-field", "f
 FIELD_KINDS = {"missing-field", "field-order", "field-type", "field-name", "enum-values",
                "value-name"}
 EVENT_KINDS = {"event-id", "version-heading-table", "level", "keyword"}
-
-
-class Tap:
-    def __init__(self):
-        self.n = 0
-        self.failed = 0
-
-    def ok(self, cond, what, detail=None):
-        self.n += 1
-        if not cond:
-            self.failed += 1
-        print(f"{'' if cond else 'not '}ok {self.n} - {what}")
-        if not cond and detail:
-            for line in str(detail).splitlines()[:40]:
-                print(f"# {line}")
-        return cond
-
-    def done(self):
-        print(f"1..{self.n}")
-        sys.exit(1 if self.failed else 0)
-
-
-def load(path):
-    with open(path, "rb") as f:
-        return tomllib.load(f)
 
 
 def is_runtime_source(src):
