@@ -5,7 +5,9 @@ SPEC_TOML = \
 	docs/spec/dotnet-runtime-private.toml \
 	docs/spec/dotnet-runtime-rundown.toml \
 	docs/spec/maps.toml
-SPEC_INPUTS = $(SPEC_TOML) docs/diagnostics.toml gen/specgen.py
+DIAG_TOML = docs/diagnostics.toml docs/diagnostics/ctf.toml \
+	docs/diagnostics/etl.toml docs/diagnostics/compare.toml
+SPEC_INPUTS = $(SPEC_TOML) $(DIAG_TOML) gen/specgen.py
 SPEC_GENERATED = gen/gcspec_ids.h gen/gcspec_tables.c
 
 EXTRA_DIST += $(SPEC_INPUTS) docs/spec/errata.toml docs/spec/claims \

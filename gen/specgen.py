@@ -220,24 +220,37 @@ def load_spec(srcdir):
     return dict(providers=providers, events=events, maps=maps, diags=diags)
 
 
+def diag_files(srcdir):
+    """docs/diagnostics.toml, then each part's own docs/diagnostics/*.toml
+    (one file per container or tool, so parts can grow independently)."""
+    main = os.path.join(srcdir, "docs", "diagnostics.toml")
+    part_dir = os.path.join(srcdir, "docs", "diagnostics")
+    parts = sorted(os.path.join(part_dir, f) for f in os.listdir(part_dir)
+                   if f.endswith(".toml")) if os.path.isdir(part_dir) else []
+    return [main] + parts
+
+
 def load_diags(srcdir):
-    path = os.path.join(srcdir, "docs", "diagnostics.toml")
-    doc = load_toml(path)
     seen, out = set(), []
-    for d in doc.get("diag", []):
-        code = d.get("code", "?")
-        if not re.fullmatch(r"GC-[A-Z]\d{3}", code):
-            raise SpecError(f"{path}: diag {code}: code must look like GC-X000")
-        if code in seen:
-            raise SpecError(f"{path}: diag {code}: duplicate code")
-        seen.add(code)
-        if d.get("severity") not in SEVERITIES:
-            raise SpecError(f"{path}: diag {code}: severity must be note, warning or error")
-        for k in ("name", "meaning"):
-            if not d.get(k):
-                raise SpecError(f"{path}: diag {code}: needs '{k}'")
-        out.append(d)
+    for path in diag_files(srcdir):
+        for d in load_toml(path).get("diag", []):
+            check_diag(path, d, seen)
+            out.append(d)
     return out
+
+
+def check_diag(path, d, seen):
+    code = d.get("code", "?")
+    if not re.fullmatch(r"GC-[A-Z]\d{3}", code):
+        raise SpecError(f"{path}: diag {code}: code must look like GC-X000")
+    if code in seen:
+        raise SpecError(f"{path}: diag {code}: duplicate code")
+    seen.add(code)
+    if d.get("severity") not in SEVERITIES:
+        raise SpecError(f"{path}: diag {code}: severity must be note, warning or error")
+    for k in ("name", "meaning"):
+        if not d.get(k):
+            raise SpecError(f"{path}: diag {code}: needs '{k}'")
 
 
 def c_str(s):

@@ -16,7 +16,8 @@ check() {
 	shift 3
 	n=$((n + 1))
 	rm -rf "$work/t" && mkdir -p "$work/t/docs" && cp -R "$top_srcdir/docs/spec" "$work/t/docs/" &&
-		cp "$top_srcdir/docs/diagnostics.toml" "$work/t/docs/" || exit 99
+		cp "$top_srcdir/docs/diagnostics.toml" "$work/t/docs/" &&
+		cp -R "$top_srcdir/docs/diagnostics" "$work/t/docs/" || exit 99
 	sed -i "$expr" "$work/t/$file"
 	if cmp -s "$top_srcdir/$file" "$work/t/$file"; then
 		echo "not ok $n - $what # the edit changed nothing"; fail=1; return

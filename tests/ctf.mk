@@ -1,0 +1,1 @@
+# CTF tests: round trips, faults, babeltrace2 as the peer.

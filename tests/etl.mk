@@ -1,0 +1,1 @@
+# ETL tests: round trips, faults.

@@ -1,0 +1,1 @@
+# Tests against the real .NET runtime (skipped without dotnet) and its peers.
