@@ -49,7 +49,9 @@ static int by_time(const void *a, const void *b)
 void or_reorder_flush(struct or_reorder *q,
                       void (*fn)(void *arg, const struct or_event *ev), void *arg)
 {
-	qsort(q->ev, q->n, sizeof *q->ev, by_time);
+	/* An empty window may have no array yet, and qsort wants one. */
+	if (q->n > 1)
+		qsort(q->ev, q->n, sizeof *q->ev, by_time);
 	for (size_t i = 0; i < q->n; i++) {
 		struct or_event e = q->ev[i];
 		e.payload = q->bytes + (uintptr_t)e.payload;
