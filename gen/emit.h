@@ -34,6 +34,7 @@ struct gen_emit {
 	uint64_t keywords;         /* session: an event is written when it shares a */
 	uint8_t level;             /* keyword bit (or has none) and its level <= level */
 	struct gen_sink *sink;
+	int stacks;                /* 1: give events a stack id (0: none, the default) */
 	uint64_t nevents;          /* events handed to the sink */
 	uint64_t npayload_bytes;
 	/* Coverage: events emitted per event-version; NULL unless wanted. */

@@ -1,26 +1,71 @@
-/* encode.c - table-driven payload encoder. */
+/*
+ * encode.c - table-driven payload encoder.
+ *
+ * One loop over the event's template; the width of every fixed-size in-type
+ * comes from a small table, so the common case (numbers) is a table lookup
+ * and one little-endian store. Struct elements follow the field's layout:
+ * packed, or natural (E048/E049: the runtime copies C structs, so members sit
+ * at their natural alignment and the element is padded to its largest one).
+ */
 #include <string.h>
 
 #include "encode.h"
 
+/* Width by in-type for pointer size 4 ([0]) and 8 ([1]); 0: variable. */
+static const uint8_t type_width[2][GCSPEC_STRUCT + 1] = {
+	{ 0, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8, 4, 4, 16, 0, 0, 0, 0 },
+	{ 0, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8, 4, 8, 16, 0, 0, 0, 0 },
+};
+
 unsigned gen_type_width(unsigned type, unsigned pointer_size)
 {
-	switch (type) {
-	case GCSPEC_UINT8: case GCSPEC_INT8: return 1;
-	case GCSPEC_UINT16: case GCSPEC_INT16: return 2;
-	case GCSPEC_UINT32: case GCSPEC_INT32: case GCSPEC_FLOAT: case GCSPEC_BOOLEAN: return 4;
-	case GCSPEC_UINT64: case GCSPEC_INT64: case GCSPEC_DOUBLE: return 8;
-	case GCSPEC_POINTER: return pointer_size;
-	case GCSPEC_GUID: return 16;
-	default: return 0;
-	}
+	return type <= GCSPEC_STRUCT ? type_width[pointer_size == 8][type] : 0;
 }
 
-static size_t put_le(uint8_t *p, uint64_t x, unsigned width)
+unsigned gen_type_align(unsigned type, unsigned pointer_size)
 {
+	/* A GUID is a C struct whose largest member is 4 bytes (Data1). */
+	if (type == GCSPEC_GUID)
+		return 4;
+	return gen_type_width(type, pointer_size);
+}
+
+int gen_struct_layout(const struct gcspec_field *sf, unsigned psize,
+		      uint32_t member_offset[], uint32_t *element_size)
+{
+	uint32_t o = 0, maxalign = 1;
+
+	for (unsigned m = 0; m < sf->nmembers; m++) {
+		const struct gcspec_field *mf = sf + 1 + m;
+		unsigned w = gen_type_width(mf->type, psize);
+		unsigned a = sf->natural_layout ? gen_type_align(mf->type, psize) : 1;
+
+		if (!w)
+			return -1;
+		if (a > maxalign)
+			maxalign = a;
+		o = (o + a - 1) / a * a;
+		member_offset[m] = o;
+		o += w;
+	}
+	*element_size = (o + maxalign - 1) / maxalign * maxalign;
+	return 0;
+}
+
+static inline void put_le(uint8_t *p, uint64_t x, unsigned width)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* One store for the common widths (the encoder's hot path). */
+	switch (width) {
+	case 1: *p = (uint8_t)x; return;
+	case 2: { uint16_t t = (uint16_t)x; memcpy(p, &t, 2); return; }
+	case 4: { uint32_t t = (uint32_t)x; memcpy(p, &t, 4); return; }
+	case 8: memcpy(p, &x, 8); return;
+	default: break;
+	}
+#endif
 	for (unsigned i = 0; i < width; i++)
 		p[i] = (uint8_t)(x >> (8 * i));
-	return width;
 }
 
 /* Decode one UTF-8 sequence at s[*i]; malformed input yields U+FFFD. */
@@ -51,33 +96,44 @@ long gen_utf8_to_utf16le(const uint8_t *s, size_t len, uint8_t *out, size_t cap)
 	size_t i = 0, o = 0;
 
 	while (i < len) {
-		uint32_t cp = utf8_next(s, len, &i);
+		uint32_t cp;
 
-		if (cp == 0)
-			break; /* an embedded NUL would end the string on the wire anyway */
+		/* ASCII runs: one unit each, no decoding. */
+		if (s[i] < 0x80) {
+			if (s[i] == 0)
+				break; /* an embedded NUL would end the string on the wire anyway */
+			if (o + 2 > cap)
+				return -1;
+			out[o++] = s[i++];
+			out[o++] = 0;
+			continue;
+		}
+		cp = utf8_next(s, len, &i);
 		if (cp >= 0x10000) {
 			if (o + 4 > cap)
 				return -1;
 			cp -= 0x10000;
-			o += put_le(out + o, 0xD800 | (cp >> 10), 2);
-			o += put_le(out + o, 0xDC00 | (cp & 0x3FF), 2);
+			put_le(out + o, 0xD800 | (cp >> 10), 2);
+			put_le(out + o + 2, 0xDC00 | (cp & 0x3FF), 2);
+			o += 4;
 		} else {
 			if (o + 2 > cap)
 				return -1;
-			o += put_le(out + o, cp, 2);
+			put_le(out + o, cp, 2);
+			o += 2;
 		}
 	}
 	if (o + 2 > cap)
 		return -1;
-	o += put_le(out + o, 0, 2);
-	return (long)o;
+	put_le(out + o, 0, 2);
+	return (long)(o + 2);
 }
 
 /* Encode one value of field f at out; returns bytes or -1. */
 static long encode_one(const struct gen_values *v, const struct gcspec_field *f,
 		       const struct gen_value *x, unsigned psize, uint8_t *out, size_t cap)
 {
-	unsigned w = gen_type_width(f->type, psize);
+	unsigned w = type_width[psize == 8][f->type];
 	const uint8_t *data;
 
 	if (w) {
@@ -98,9 +154,11 @@ static long encode_one(const struct gen_values *v, const struct gcspec_field *f,
 			memcpy(&d, &x->u, sizeof d);
 			fl = (float)d;
 			memcpy(&bits, &fl, sizeof bits);
-			return (long)put_le(out, bits, 4);
+			put_le(out, bits, 4);
+			return 4;
 		}
-		return (long)put_le(out, x->u, w);
+		put_le(out, x->u, w);
+		return w;
 	}
 	data = gen_value_data(v, x);
 	switch (f->type) {
@@ -122,67 +180,85 @@ static long encode_one(const struct gen_values *v, const struct gcspec_field *f,
 	}
 }
 
-long gen_encode(const struct gen_values *v, unsigned psize, uint8_t *buf, size_t cap)
+/* The rows of Struct field sf (template index si) at out. */
+static long encode_rows(const struct gen_values *v, const struct gcspec_field *sf,
+			unsigned psize, uint8_t *out, size_t cap)
+{
+	uint32_t moff[256], esize;
+	size_t o = 0;
+
+	if (sf->natural_layout && gen_struct_layout(sf, psize, moff, &esize) == 0) {
+		if (esize && v->nrows > cap / esize)
+			return -1;
+		/* Padding is zero: the runtime's structs are zero-initialised. */
+		memset(out, 0, (size_t)v->nrows * esize);
+		for (unsigned r = 0; r < v->nrows; r++, o += esize)
+			for (unsigned m = 0; m < sf->nmembers; m++)
+				if (encode_one(v, sf + 1 + m, &v->cell[r * v->nmembers + m], psize,
+					       out + o + moff[m], esize - moff[m]) < 0)
+					return -1;
+		return (long)o;
+	}
+	for (unsigned r = 0; r < v->nrows; r++) {
+		for (unsigned m = 0; m < sf->nmembers; m++) {
+			long n = encode_one(v, sf + 1 + m, &v->cell[r * v->nmembers + m], psize,
+					    out + o, cap - o);
+
+			if (n < 0)
+				return -1;
+			o += (size_t)n;
+		}
+	}
+	return (long)o;
+}
+
+/* Encode into buf; when offsets is not NULL, record where each top-level
+ * field starts (members get their Struct's offset). */
+static long encode(const struct gen_values *v, unsigned psize, uint8_t *buf, size_t cap,
+		   uint32_t *offsets)
 {
 	const struct gcspec_field *f = gcspec_event_fields(&gcspec_events[v->event]);
+	const uint8_t *width = type_width[psize == 8];
 	size_t o = 0;
 
 	for (unsigned i = 0; i < v->nfields; i++) {
+		unsigned w = width[f[i].type];
 		long n;
 
+		if (offsets)
+			offsets[i] = (uint32_t)o;
 		if (f[i].is_member)
 			continue;
-		if (f[i].type == GCSPEC_STRUCT) {
-			for (unsigned r = 0; r < v->nrows; r++) {
-				for (unsigned m = 0; m < f[i].nmembers; m++) {
-					const struct gcspec_field *mf = &f[i + 1 + m];
-
-					n = encode_one(v, mf, &v->cell[r * v->nmembers + m], psize,
-						       buf + o, cap - o);
-					if (n < 0)
-						return -1;
-					o += (size_t)n;
-				}
-			}
+		/* Plain numbers: the common case, no call. */
+		if (w && w <= 8 && f[i].type != GCSPEC_FLOAT) {
+			if (w > cap - o)
+				return -1;
+			put_le(buf + o, v->field[i].u, w);
+			o += w;
 			continue;
 		}
-		n = encode_one(v, &f[i], &v->field[i], psize, buf + o, cap - o);
+		if (f[i].type == GCSPEC_STRUCT)
+			n = encode_rows(v, &f[i], psize, buf + o, cap - o);
+		else
+			n = encode_one(v, &f[i], &v->field[i], psize, buf + o, cap - o);
 		if (n < 0)
 			return -1;
 		o += (size_t)n;
 	}
+	if (offsets)
+		offsets[v->nfields] = (uint32_t)o;
 	return (long)o;
+}
+
+long gen_encode(const struct gen_values *v, unsigned psize, uint8_t *buf, size_t cap)
+{
+	return encode(v, psize, buf, cap, NULL);
 }
 
 int gen_encode_offsets(const struct gen_values *v, unsigned psize,
 		       uint32_t offsets[GEN_VALUES_MAX_FIELDS + 1])
 {
 	static uint8_t scratch[256 * 1024];
-	const struct gcspec_field *f = gcspec_event_fields(&gcspec_events[v->event]);
-	size_t o = 0;
 
-	for (unsigned i = 0; i < v->nfields; i++) {
-		long n;
-
-		offsets[i] = (uint32_t)o;
-		if (f[i].is_member)
-			continue;
-		if (f[i].type == GCSPEC_STRUCT) {
-			for (unsigned r = 0; r < v->nrows; r++)
-				for (unsigned m = 0; m < f[i].nmembers; m++) {
-					n = encode_one(v, &f[i + 1 + m], &v->cell[r * v->nmembers + m],
-						       psize, scratch, sizeof scratch);
-					if (n < 0)
-						return -1;
-					o += (size_t)n;
-				}
-			continue;
-		}
-		n = encode_one(v, &f[i], &v->field[i], psize, scratch, sizeof scratch);
-		if (n < 0)
-			return -1;
-		o += (size_t)n;
-	}
-	offsets[v->nfields] = (uint32_t)o;
-	return 0;
+	return encode(v, psize, scratch, sizeof scratch, offsets) < 0 ? -1 : 0;
 }

@@ -8,7 +8,9 @@
  * GUID 16 bytes as given; UnicodeString NUL-terminated UTF-16LE converted
  * from the UTF-8 value (non-BMP characters as surrogate pairs, malformed
  * UTF-8 as U+FFFD); AnsiString the bytes plus NUL; Binary the bytes (its
- * length field holds the length); Struct: its rows, members in order.
+ * length field holds the length); Struct: its rows, members in order,
+ * packed or, for a Struct marked natural_layout, as the C compiler lays out
+ * the runtime's struct (see gen_struct_layout).
  *
  * Errors: returns the payload length, or -1 when buf (cap bytes, owned by
  * the caller) is too small.
@@ -26,10 +28,23 @@ long gen_encode(const struct gen_values *v, unsigned pointer_size, uint8_t *buf,
 /* Width on the wire of a fixed-size in-type, or 0 for variable ones. */
 unsigned gen_type_width(unsigned type, unsigned pointer_size);
 
+/* Alignment of a member of this in-type in a C struct: its width (Pointer:
+ * the pointer size), GUID 4. 8-byte integers align at 8, as on every 64-bit
+ * ABI and MSVC x86 (no natural-layout struct has them on 32-bit anyway). */
+unsigned gen_type_align(unsigned type, unsigned pointer_size);
+
+/* Element layout of Struct field sf (whose members follow it in the
+ * template): member_offset[m] for each of its sf->nmembers members and the
+ * element size. Packed unless sf->natural_layout: then each member starts
+ * at a multiple of its alignment and the element is padded to a multiple
+ * of its largest alignment (E048: GCLOHCompact 32 bytes on 64-bit, 20 on
+ * 32-bit; E049: GCFitBucketInfo 16 and 12). Returns 0, or -1 when a member
+ * has no fixed width. */
+int gen_struct_layout(const struct gcspec_field *sf, unsigned pointer_size,
+		      uint32_t member_offset[], uint32_t *element_size);
+
 /* UTF-8 -> UTF-16LE with NUL terminator; returns bytes written or -1. */
 long gen_utf8_to_utf16le(const uint8_t *s, size_t len, uint8_t *out, size_t cap);
-
-
 
 /* Byte offset where each top-level field of v starts in its payload
  * (offsets[i] for template index i; members get their Struct's offset),

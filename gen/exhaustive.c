@@ -58,9 +58,49 @@ struct ex {
 
 #define TRY(x) do { if ((x) < 0) return -1; } while (0)
 
+/* Record which map values field fi (template field f) holds: x is the value. */
+static void cover_value(struct gen_coverage *cov, unsigned fi, uint64_t x)
+{
+	const struct gcspec_map *mp = &gcspec_maps[gcspec_fields[fi].map];
+	int known = 0;
+
+	for (unsigned j = 0; j < mp->nvalues && j < 64; j++) {
+		uint64_t mv = gcspec_map_values[mp->first_value + j].value;
+		int hit = mp->bitmap && mv ? (x & mv) == mv : x == mv;
+
+		if (hit)
+			cov->field_values_seen[fi] |= 1ull << j;
+		known |= hit;
+		if (mp->bitmap)
+			x &= ~mv;
+	}
+	if (mp->bitmap ? x != 0 : !known)
+		cov->field_outside_seen[fi] = 1;
+}
+
+/* Coverage is read off the values actually sent, not off intentions. */
+static void cover(struct gen_coverage *cov, const struct gen_values *v)
+{
+	const struct gcspec_event *sp = &gcspec_events[v->event];
+
+	for (unsigned i = 0; i < v->nfields; i++) {
+		unsigned fi = sp->first_field + i;
+
+		if (gcspec_fields[fi].map < 0)
+			continue;
+		if (!gcspec_fields[fi].is_member) {
+			cover_value(cov, fi, v->field[i].u);
+			continue;
+		}
+		for (unsigned r = 0; r < v->nrows; r++)
+			cover_value(cov, fi, v->cell[r * v->nmembers + (i - (unsigned)v->struct_field - 1)].u);
+	}
+}
+
 static int send(struct ex *x)
 {
 	x->now += 10;
+	cover(x->cov, x->e->vals);
 	return gen_emit_send(x->e, x->now, 0x1000, 0);
 }
 
@@ -100,9 +140,21 @@ static unsigned nvariants(unsigned event)
 	const struct gcspec_field *f = gcspec_event_fields(sp);
 	unsigned n = 4 > NSTRINGS ? 4 : NSTRINGS;
 
+	for (unsigned i = 0; i < sp->nfields; i++) {
+		const struct gcspec_map *mp;
+		unsigned need;
+
+		if (f[i].map < 0)
+			continue;
+		mp = &gcspec_maps[f[i].map];
+		need = mp->nvalues + mp->bitmap + mp->open;
+		if (need > n)
+			n = need;
+	}
+	/* The Struct's variant without rows comes on top. */
 	for (unsigned i = 0; i < sp->nfields; i++)
-		if (f[i].map >= 0 && gcspec_maps[f[i].map].nvalues + 1u > n)
-			n = gcspec_maps[f[i].map].nvalues + 1u;
+		if (f[i].type == GCSPEC_STRUCT && !f[i].is_member)
+			return n + 1;
 	return n;
 }
 
@@ -145,15 +197,23 @@ static void fill(struct ex *x, unsigned k, struct gen_value *val, const struct g
 	}
 	if (f->map >= 0) {
 		const struct gcspec_map *mp = &gcspec_maps[f->map];
-		unsigned j = k % (mp->nvalues + (mp->bitmap ? 1u : 0u));
+		unsigned j = k % (mp->nvalues + mp->bitmap + mp->open);
+		uint64_t all = 0, top = 0;
 
-		if (j == mp->nvalues) { /* bit map: all bits at once */
-			val->u = 0;
-			for (unsigned b = 0; b < mp->nvalues; b++)
-				val->u |= gcspec_map_values[mp->first_value + b].value;
+		for (unsigned b = 0; b < mp->nvalues; b++) {
+			uint64_t mv = gcspec_map_values[mp->first_value + b].value;
+
+			all |= mv;
+			top = mv > top ? mv : top;
+		}
+		if (j >= mp->nvalues && mp->bitmap && j == mp->nvalues) {
+			val->u = all; /* bit map: all bits at once */
+		} else if (j >= mp->nvalues) {
+			/* Open enum: the value just past the known ones (a new
+			 * runtime's reason or root kind); the oracle warns. */
+			val->u = mp->bitmap ? (top << 1) : top + 1;
 		} else {
 			val->u = gcspec_map_values[mp->first_value + j].value;
-			x->cov->map_value_seen[mp->first_value + j] = 1;
 		}
 		return;
 	}
@@ -192,7 +252,9 @@ static int one_variant(struct ex *x, unsigned event, unsigned k)
 			v->field[i].u = k % 3;
 	}
 	if (v->struct_field >= 0) {
-		unsigned rows = k % 3;
+		/* Variant 0 has no rows; then one or two, row r of variant k
+		 * taking member values k - 1 + r, so every value appears. */
+		unsigned rows = k == 0 ? 0 : 1 + k % 2;
 
 		for (unsigned r = 0; r < rows; r++) {
 			int row = gen_values_add_row(v);
@@ -200,7 +262,7 @@ static int one_variant(struct ex *x, unsigned event, unsigned k)
 			for (unsigned mi = 0; mi < v->nmembers; mi++) {
 				unsigned idx = (unsigned)v->struct_field + 1 + mi;
 
-				fill(x, k + r, gen_values_cell(v, (unsigned)row, idx), &f[idx]);
+				fill(x, k - 1 + r, gen_values_cell(v, (unsigned)row, idx), &f[idx]);
 			}
 		}
 	}
@@ -254,12 +316,23 @@ int gen_exhaustive_run(struct gen_emit *e, const struct gen_profile *profile, ui
 	for (unsigned ev = 0; ev < GCSPEC_NEVENTS; ev++) {
 		if (strcmp(gcspec_events[ev].name, "GCJoin") != 0)
 			continue;
-		/* Every JoinType (and other mapped field) value, as start/end pairs. */
+		/* Every JoinType (and boundary) value. As in the runtime's
+		 * t_join, a thread that waits (Join, 1) and the restart
+		 * (Restart, 2) write a start and an end; the last thread to
+		 * arrive (LastJoin, 0), the first of a reverse join (3) and
+		 * any other type write only a start. */
 		for (unsigned k = 0, nv = nvariants(ev); k < nv; k++) {
-			for (int t = 0; t < 2; t++) {
-				x.join_time = t;
-				TRY(one_variant(&x, ev, k));
-			}
+			int ti;
+			uint64_t type;
+
+			x.join_time = 0;
+			TRY(one_variant(&x, ev, k));
+			ti = gen_values_index(e->vals, "JoinType", 0);
+			type = ti < 0 ? 1 : e->vals->field[ti].u;
+			if (type != 1 && type != 2)
+				continue;
+			x.join_time = 1;
+			TRY(one_variant(&x, ev, k));
 		}
 		x.join_time = -1;
 	}
@@ -280,7 +353,18 @@ int gen_exhaustive_run(struct gen_emit *e, const struct gen_profile *profile, ui
 
 		if (strcmp(sp->name, "GCStart") != 0)
 			continue;
-		for (unsigned r = 0; r < reasons->nvalues; r++) {
+		/* r == nvalues: the reason just past the open map's values. */
+		for (unsigned r = 0; r <= reasons->nvalues; r++) {
+			uint64_t reason = 0;
+
+			for (unsigned q = 0; q < reasons->nvalues; q++) {
+				uint64_t mv = gcspec_map_values[reasons->first_value + q].value;
+
+				if (q == r)
+					reason = mv;
+				else if (r == reasons->nvalues && mv >= reason)
+					reason = mv + 1;
+			}
 			for (unsigned type = 0; type < 2; type++) {
 				/* GCStart V0 cannot say "background": only blocking GCs. */
 				if (type == 1 && sp->version == 0)
@@ -297,18 +381,8 @@ int gen_exhaustive_run(struct gen_emit *e, const struct gen_profile *profile, ui
 				TRY(start(&x, (int)sv));
 				gen_values_set_num(e->vals, "Count", c);
 				gen_values_set_num(e->vals, "Depth", depth);
-				gen_values_set_num(e->vals, "Reason", reasons == NULL ? 0 :
-					gcspec_map_values[reasons->first_value + r].value);
+				gen_values_set_num(e->vals, "Reason", reason);
 				gen_values_set_num(e->vals, "Type", type);
-				x.cov->map_value_seen[reasons->first_value + r] = 1;
-				if (sp->version > 0) {
-					const struct gcspec_map *tm = &gcspec_maps[GCSPEC_MAP_GCTypeMap];
-
-					/* type 0 and 1 here, 2 for the foreground GC below */
-					x.cov->map_value_seen[tm->first_value + type] = 1;
-					if (type == 1)
-						x.cov->map_value_seen[tm->first_value + 2] = 1;
-				}
 				TRY(send(&x));
 				if (type == 1) {
 					/* A foreground GC inside the background one. */
@@ -342,22 +416,20 @@ int gen_exhaustive_run(struct gen_emit *e, const struct gen_profile *profile, ui
 		const struct gcspec_map *mp = &gcspec_maps[GCSPEC_MAP_GCSuspendEEReasonMap];
 
 		/* SuspendForGC is written by the GCs above, with their counts. */
-		if (gcspec_map_values[mp->first_value + r].value == 1) {
-			x.cov->map_value_seen[mp->first_value + r] = 1;
+		if (gcspec_map_values[mp->first_value + r].value == 1)
 			continue;
+		for (unsigned ver = 0; ver < 2; ver++) {
+			TRY(start(&x, (int)GCSPEC_EV_GCSuspendEEBegin + (int)ver));
+			gen_values_set_num(e->vals, "Reason", gcspec_map_values[mp->first_value + r].value);
+			gen_values_set_num(e->vals, "Count", 0xFFFFFFFFu);
+			TRY(send(&x));
+			TRY(start(&x, (int)GCSPEC_EV_GCSuspendEEEnd));
+			TRY(send(&x));
+			TRY(start(&x, (int)GCSPEC_EV_GCRestartEEBegin));
+			TRY(send(&x));
+			TRY(start(&x, (int)GCSPEC_EV_GCRestartEEEnd));
+			TRY(send(&x));
 		}
-
-		TRY(start(&x, (int)GCSPEC_EV_GCSuspendEEBegin + (int)(r % 2)));
-		gen_values_set_num(e->vals, "Reason", gcspec_map_values[mp->first_value + r].value);
-		gen_values_set_num(e->vals, "Count", 0xFFFFFFFFu);
-		x.cov->map_value_seen[mp->first_value + r] = 1;
-		TRY(send(&x));
-		TRY(start(&x, (int)GCSPEC_EV_GCSuspendEEEnd));
-		TRY(send(&x));
-		TRY(start(&x, (int)GCSPEC_EV_GCRestartEEBegin));
-		TRY(send(&x));
-		TRY(start(&x, (int)GCSPEC_EV_GCRestartEEEnd));
-		TRY(send(&x));
 	}
 	/* Pairs outside GCs: finalizers, segments, handles, every version. */
 	for (unsigned v = 0; v < 2; v++) {
@@ -381,32 +453,43 @@ int gen_exhaustive_run(struct gen_emit *e, const struct gen_profile *profile, ui
 
 int gen_coverage_report(const struct gen_coverage *cov, FILE *out)
 {
-	unsigned evs = 0, vals = 0, nvals = 0;
+	unsigned evs = 0, vals = 0, nvals = 0, outside = 0, nopen = 0;
 
 	for (unsigned i = 0; i < GCSPEC_NEVENTS; i++) {
 		evs += cov->per_event[i] > 0;
 		if (!cov->per_event[i])
 			fprintf(out, "missing event %s\n", gcspec_events[i].symbol);
 	}
-	for (unsigned mi = 0; mi < GCSPEC_NMAPS; mi++) {
-		const struct gcspec_map *mp = &gcspec_maps[mi];
-		int used = 0;
+	/* Every value of every map in every field that uses it. */
+	for (unsigned ev = 0; ev < GCSPEC_NEVENTS; ev++) {
+		const struct gcspec_event *sp = &gcspec_events[ev];
 
-		/* A map no field uses yet has nothing to cover. */
-		for (unsigned fi = 0; fi < GCSPEC_NFIELDS; fi++)
-			used |= gcspec_fields[fi].map == (int)mi;
-		if (!used)
-			continue;
+		for (unsigned fi = sp->first_field; fi < sp->first_field + sp->nfields; fi++) {
+			const struct gcspec_field *f = &gcspec_fields[fi];
+			const struct gcspec_map *mp;
 
-		for (unsigned j = 0; j < mp->nvalues; j++) {
-			nvals++;
-			if (cov->map_value_seen[mp->first_value + j])
-				vals++;
-			else
-				fprintf(out, "missing map value %s.%s\n", mp->name,
-					gcspec_map_values[mp->first_value + j].name);
+			if (f->map < 0)
+				continue;
+			mp = &gcspec_maps[f->map];
+			for (unsigned j = 0; j < mp->nvalues; j++) {
+				nvals++;
+				if (j < 64 && (cov->field_values_seen[fi] >> j & 1))
+					vals++;
+				else
+					fprintf(out, "missing %s.%s = %s\n", sp->symbol, f->name,
+						gcspec_map_values[mp->first_value + j].name);
+			}
+			if (mp->open) {
+				nopen++;
+				if (cov->field_outside_seen[fi])
+					outside++;
+				else
+					fprintf(out, "missing %s.%s outside open map %s\n", sp->symbol,
+						f->name, mp->name);
+			}
 		}
 	}
 	fprintf(out, "event-versions: %u/%u\nmap values: %u/%u\n", evs, GCSPEC_NEVENTS, vals, nvals);
-	return evs == GCSPEC_NEVENTS && vals == nvals;
+	fprintf(out, "open-map fields with a value outside the map: %u/%u\n", outside, nopen);
+	return evs == GCSPEC_NEVENTS && vals == nvals && outside == nopen;
 }

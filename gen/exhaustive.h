@@ -16,13 +16,18 @@
 
 struct gen_coverage {
 	uint64_t per_event[GCSPEC_NEVENTS];
-	/* map value j of map i seen in a field that uses map i */
-	uint8_t map_value_seen[GCSPEC_NMAP_VALUES];
+	/* Per spec field (index into gcspec_fields) with a map: bit j set when
+	 * value j of its map was written in that field (flags: the bit was
+	 * set); outside: a value the map does not know was written. */
+	uint64_t field_values_seen[GCSPEC_NFIELDS];
+	uint8_t field_outside_seen[GCSPEC_NFIELDS];
 };
 
 int gen_exhaustive_run(struct gen_emit *e, const struct gen_profile *profile, uint64_t seed,
 		       uint64_t start_ticks, struct gen_coverage *cov);
-/* Print the report; returns 1 when every event-version and map value was covered. */
+/* Print the report; returns 1 when every event-version, every map value in
+ * every field that uses the map, and a value outside the map in every field
+ * with an open map were written. */
 int gen_coverage_report(const struct gen_coverage *cov, FILE *out);
 
 #endif

@@ -19,6 +19,7 @@
 #include "emit.h"
 #include "exhaustive.h"
 #include "mutate.h"
+#include "mutate_container.h"
 #include "profiles.h"
 #include "rng.h"
 #include "sim.h"
@@ -46,9 +47,11 @@ static void help(void)
 	       "  -m, --mode M            realistic (default) or exhaustive\n"
 	       "      --heaps N           server GC with N heaps (0: workstation GC, default)\n"
 	       "  -M, --mutate LIST       fault classes, comma-separated, or 'all'\n"
-	       "      --list-mutations    list fault classes and the codes they raise\n"
+	       "      --list-mutations[=F]  list the fault classes for format F (default: the\n"
+	       "                          --format; 'all': every class) and the codes they raise\n"
 	       "  -f, --format F          output format (default cbor)\n"
 	       "      --pointer-size 4|8  pointer size (default: the profile's)\n"
+	       "      --stacks            give events call stacks (containers that record them)\n"
 	       "  -k, --keywords MASK     session keywords (default 0x1|0x2)\n"
 	       "  -l, --level N           session level (default 5)\n"
 	       "      --shard I/N         generate shard I of N (seed derived per shard)\n"
@@ -140,6 +143,22 @@ static FILE *open_temp(const char *path, char **tmp_out)
 	return fdopen(fd, "wb");
 }
 
+/* --list-mutations: the classes that apply to format (NULL: every class).
+ * Columns: name, reach, codes, formats, description. */
+static void list_mutations(const char *format)
+{
+	const struct gen_container_fault *cf;
+
+	for (unsigned i = 0; i < gen_nmutation_classes; i++)
+		printf("%-30s %-9s %-16s %-6s %s\n", gen_mutation_classes[i].name,
+		       gen_mutation_classes[i].reach, gen_mutation_classes[i].codes, "any",
+		       gen_mutation_classes[i].description);
+	for (unsigned i = 0; (cf = gen_container_fault_at(i)); i++)
+		if (!format || gen_container_fault_applies(cf, format))
+			printf("%-30s %-9s %-16s %-6s %s\n", cf->name, "container", cf->codes,
+			       cf->formats, cf->description);
+}
+
 static int close_and_rename(FILE *f, char *tmp, const char *path, int ok)
 {
 	if (fflush(f) != 0 || fsync(fileno(f)) != 0)
@@ -159,7 +178,7 @@ static int close_and_rename(FILE *f, char *tmp, const char *path, int ok)
 int main(int argc, char **argv)
 {
 	enum { OPT_LIST_PROFILES = 256, OPT_LIST_MUTATIONS, OPT_POINTER_SIZE, OPT_SHARD, OPT_HEAPS,
-	       OPT_COVERAGE };
+	       OPT_COVERAGE, OPT_STACKS };
 	static const struct option opts[] = {
 		{ "seed", required_argument, NULL, 's' },
 		{ "gcs", required_argument, NULL, 'g' },
@@ -169,7 +188,8 @@ int main(int argc, char **argv)
 		{ "mode", required_argument, NULL, 'm' },
 		{ "heaps", required_argument, NULL, OPT_HEAPS },
 		{ "mutate", required_argument, NULL, 'M' },
-		{ "list-mutations", no_argument, NULL, OPT_LIST_MUTATIONS },
+		{ "list-mutations", optional_argument, NULL, OPT_LIST_MUTATIONS },
+		{ "stacks", no_argument, NULL, OPT_STACKS },
 		{ "format", required_argument, NULL, 'f' },
 		{ "pointer-size", required_argument, NULL, OPT_POINTER_SIZE },
 		{ "keywords", required_argument, NULL, 'k' },
@@ -185,7 +205,9 @@ int main(int argc, char **argv)
 	};
 	uint64_t seed = 1, gcs = 0, events = 0, keywords = 0x3, shard_i = 0, shard_n = 1;
 	unsigned level = 5, psize = 0, heaps = 0;
-	int exhaustive = 0, quiet = 0, coverage = 0;
+	int exhaustive = 0, quiet = 0, coverage = 0, stacks = 0, list_muts = 0;
+	const char *list_format = NULL;
+	const struct gen_container_fault *container = NULL;
 	const char *profile_name = "net8", *format = "cbor", *output = NULL, *expect_path = NULL;
 	char *mutate = NULL;
 	int classes[64];
@@ -232,6 +254,7 @@ int main(int argc, char **argv)
 		case 'o': output = optarg; break;
 		case 'e': expect_path = optarg; break;
 		case OPT_COVERAGE: coverage = 1; break;
+		case OPT_STACKS: stacks = 1; break;
 		case 'q': quiet = 1; break;
 		case 'h': help(); break;
 		case 'V': printf("%s (%s) %s\n", progname, PACKAGE_NAME, PACKAGE_VERSION); return 0;
@@ -240,11 +263,9 @@ int main(int argc, char **argv)
 				printf("%-10s %s\n", gen_profiles[i].name, gen_profiles[i].description);
 			return 0;
 		case OPT_LIST_MUTATIONS:
-			for (unsigned i = 0; i < gen_nmutation_classes; i++)
-				printf("%-30s %-8s %-16s %s\n", gen_mutation_classes[i].name,
-				       gen_mutation_classes[i].reach, gen_mutation_classes[i].codes,
-				       gen_mutation_classes[i].description);
-			return 0;
+			list_muts = 1;
+			list_format = optarg;
+			break;
 		default:
 			fprintf(stderr, "Try '%s --help' for more information.\n", progname);
 			return 2;
@@ -252,6 +273,14 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		usage_error("unexpected argument '%s'", argv[optind]);
+	if (list_muts) {
+		if (!list_format)
+			list_format = format;
+		if (strcmp(list_format, "all") != 0 && !gen_writer_find(list_format))
+			usage_error("unknown format '%s' (see --help)", list_format);
+		list_mutations(strcmp(list_format, "all") == 0 ? NULL : list_format);
+		return 0;
+	}
 
 	const struct gen_profile *profile = gen_profile_find(profile_name);
 	const struct gen_writer_ops *ops = gen_writer_find(format);
@@ -268,8 +297,30 @@ int main(int argc, char **argv)
 			for (char *t = strtok(mutate, ","); t; t = strtok(NULL, ",")) {
 				int k = gen_mutation_find(t);
 
-				if (k < 0)
-					usage_error("unknown fault class '%s' (see --list-mutations)", t);
+				if (k < 0) {
+					/* A container fault edits the finished file: one at a time. */
+					int exists;
+					const struct gen_container_fault *cf =
+						gen_container_fault_find(t, format, &exists);
+
+					if (!cf && exists) {
+						char msg[512];
+						const struct gen_container_fault *any;
+
+						for (unsigned i = 0; (any = gen_container_fault_at(i)); i++)
+							if (strcmp(any->name, t) == 0)
+								break;
+						snprintf(msg, sizeof msg, "'%s' is a container fault class for %s, "
+							 "not for --format %s", t, any->formats, format);
+						usage_error("%s", msg);
+					}
+					if (!cf)
+						usage_error("unknown fault class '%s' (see --list-mutations)", t);
+					if (container)
+						usage_error("%s: one container fault class at a time", "--mutate");
+					container = cf;
+					continue;
+				}
 				if (nclasses == 64)
 					usage_error("%s: too many fault classes", "--mutate");
 				classes[nclasses++] = k;
@@ -277,6 +328,10 @@ int main(int argc, char **argv)
 		}
 		if (exhaustive)
 			usage_error("%s: mutations apply to realistic streams", "--mutate");
+		if (container && nclasses)
+			usage_error("%s: a container fault class cannot be combined with others", "--mutate");
+		if (container && container->needs_stacks)
+			stacks = 1;
 		/* Classes about GC threads' joins need server GC. */
 		for (unsigned i = 0; i < nclasses; i++)
 			if (gen_mutation_classes[classes[i]].needs_server && heaps == 0)
@@ -294,8 +349,9 @@ int main(int argc, char **argv)
 			seed = gen_splitmix64(&st);
 	}
 
-	FILE *out = stdout, *expectf = NULL;
-	char *tmp = NULL, *etmp = NULL;
+	FILE *out = stdout, *expectf = NULL, *valid = NULL;
+	char *tmp = NULL, *etmp = NULL, *valid_buf = NULL;
+	size_t valid_len = 0;
 
 	if (output && !(out = open_temp(output, &tmp))) {
 		fprintf(stderr, "%s: cannot create a file beside %s: %s\n", progname, output, strerror(errno));
@@ -337,7 +393,12 @@ int main(int argc, char **argv)
 		goto done;
 	}
 	w->ops = ops;
-	if (ops->begin(w, out, &info) < 0) {
+	/* A container fault needs the whole valid file first: keep it in memory. */
+	if (container && !(valid = open_memstream(&valid_buf, &valid_len))) {
+		fprintf(stderr, "%s: out of memory\n", progname);
+		goto done;
+	}
+	if (ops->begin(w, valid ? valid : out, &info) < 0) {
 		fprintf(stderr, "%s: %s\n", progname, gen_writer_error(w));
 		goto done;
 	}
@@ -352,6 +413,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", progname, e.error);
 		goto done;
 	}
+	e.stacks = stacks;
 	if (exhaustive) {
 		ok = gen_exhaustive_run(&e, profile, seed, info.start_ticks, &cov) == 0;
 		if (ok && coverage)
@@ -379,8 +441,24 @@ int main(int argc, char **argv)
 		ok = 0;
 	}
 	gen_emit_fini(&e);
+	if (ok && valid) {
+		char err[256];
+
+		if (fclose(valid) != 0) {
+			fprintf(stderr, "%s: out of memory\n", progname);
+			ok = 0;
+		} else if (gen_container_fault_write(container, (const uint8_t *)valid_buf, valid_len,
+						     seed, out, expectf, err, sizeof err) < 0) {
+			fprintf(stderr, "%s: %s\n", progname, err);
+			ok = 0;
+		}
+		valid = NULL;
+	}
 	rc = ok ? 0 : 1;
 done:
+	if (valid)
+		fclose(valid);
+	free(valid_buf);
 	gen_mutator_free(mut);
 	if (w)
 		ops->destroy(w);

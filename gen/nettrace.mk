@@ -9,4 +9,5 @@ gen_libgcnettrace_w_a_SOURCES = \
 
 # gcgen gets the same writer through libgcgen (writer_table.c lists it).
 gen_libgcgen_a_SOURCES += \
-	gen/write_nettrace.c gen/nettrace_wbuf.c gen/nettrace_wmeta.c gen/mutate_nettrace.c
+	gen/write_nettrace.c gen/nettrace_wbuf.c gen/nettrace_wmeta.c gen/mutate_nettrace.c \
+	gen/mutate_nettrace_table.c

@@ -372,8 +372,17 @@ int or_struct_element(const struct or_decoded *dec, unsigned sf, uint32_t *pos,
 	struct dstate d = { NULL, NULL, dec->spec, gcspec_event_fields(dec->spec),
 	                    dec->payload, dec->payload_len, dec->pointer_size, -1 };
 
-	for (unsigned k = 1; k <= d.f[sf].nmembers; k++)
+	uint32_t es = *pos;
+	int natural = d.f[sf].natural_layout;
+
+	/* The same element layout as dec_struct: aligned members, padded end. */
+	for (unsigned k = 1; k <= d.f[sf].nmembers; k++) {
+		if (natural)
+			*pos = es + align_up(*pos - es, or_type_width(d.f[sf + k].type, d.psize));
 		if (dec_field(&d, sf + k, pos, vals))
 			return -1;
+	}
+	if (natural)
+		*pos = es + member_min_size(&d.f[sf + 1], d.f[sf].nmembers, d.psize, 1);
 	return 0;
 }

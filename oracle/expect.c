@@ -1,7 +1,7 @@
 /*
  * expect.c - load gcgen expectations and apply the ground-truth rule.
  * The expectation lines are gcgen's own flat JSON objects, so a small key
- * scanner is enough; a line without "code" or "event" is an error.
+ * scanner is enough; a line without "code" is an error.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +35,7 @@ int or_expect_load(struct or_expect *x, const char *path)
 		return -1;
 	}
 	while (fgets(line, sizeof line, f)) {
-		const char *c, *e, *m;
+		const char *c, *e, *m, *o;
 		char code[16];
 		size_t k = 0;
 		lineno++;
@@ -43,7 +43,8 @@ int or_expect_load(struct or_expect *x, const char *path)
 			continue;
 		c = find_key(line, "code");
 		e = find_key(line, "event");
-		if (!c || *c != '"' || !e) {
+		o = find_key(line, "offset");
+		if (!c || *c != '"') {
 			fprintf(stderr, "gcoracle: %s:%zu: not an expectation line\n",
 			        path, lineno);
 			fclose(f);
@@ -63,11 +64,19 @@ int or_expect_load(struct or_expect *x, const char *path)
 			x->want = n;
 		}
 		m = find_key(line, "may");
+		memset(&x->want[x->nwant], 0, sizeof x->want[0]);
 		x->want[x->nwant].code = or_diag_lookup(code);
-		x->want[x->nwant].event = strtoull(e, NULL, 10);
+		x->want[x->nwant].event = e ? strtoull(e, NULL, 10) : 0;
+		x->want[x->nwant].offset = o ? strtoull(o, NULL, 10) : 0;
+		x->want[x->nwant].where = (e ? 1 : 0) | (o ? 2 : 0);
 		x->want[x->nwant].may = m && strncmp(m, "true", 4) == 0;
 		x->want[x->nwant].hit = 0;
-		if (x->want[x->nwant].code < 0) {
+		/* "GC-S*": any code of that family (only as a "may"). */
+		if (k > 1 && code[k - 1] == '*' && k - 1 < sizeof x->want[0].family &&
+		    x->want[x->nwant].may) {
+			memcpy(x->want[x->nwant].family, code, k - 1);
+			x->want[x->nwant].code = -1;
+		} else if (x->want[x->nwant].code < 0) {
 			fprintf(stderr, "gcoracle: %s:%zu: unknown code %s\n", path,
 			        lineno, code);
 			fclose(f);
@@ -79,12 +88,21 @@ int or_expect_load(struct or_expect *x, const char *path)
 	return 0;
 }
 
+static int matches(const struct or_expect_item *w, const struct or_diag *d)
+{
+	if (w->family[0] ? strncmp(gcspec_diags[d->code].code, w->family, strlen(w->family)) != 0
+	                 : w->code != (int)d->code)
+		return 0;
+	return (!(w->where & 1) || w->event == d->event) &&
+	       (!(w->where & 2) || w->offset == d->offset);
+}
+
 void or_expect_record(struct or_expect *x, const struct or_diag *d)
 {
 	int listed = 0;
 
 	for (size_t i = 0; i < x->nwant; i++)
-		if (x->want[i].code == (int)d->code && x->want[i].event == d->event) {
+		if (matches(&x->want[i], d)) {
 			x->want[i].hit = 1;
 			listed = 1;
 		}
@@ -113,9 +131,11 @@ int or_expect_verdict(struct or_expect *x, FILE *out)
 {
 	for (size_t i = 0; i < x->nwant; i++)
 		if (!x->want[i].may && !x->want[i].hit) {
-			fprintf(out, "expectation not met: %s at event %llu was not reported\n",
+			fprintf(out, "expectation not met: %s at %s %llu was not reported\n",
 			        or_diag_code((unsigned)x->want[i].code),
-			        (unsigned long long)x->want[i].event);
+			        x->want[i].where & 2 ? "offset" : "event",
+			        (unsigned long long)(x->want[i].where & 2 ? x->want[i].offset
+			                                                   : x->want[i].event));
 			return 1;
 		}
 	if (x->ngot) {

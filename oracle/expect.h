@@ -2,10 +2,12 @@
  * expect.h - the ground-truth rule against gcgen's --expect files.
  *
  * An expectation file holds JSON lines {"code":"GC-S005","event":17} with an
- * optional "may":true. The rule: every expectation without "may" must be
- * reported at that event index, and no error-severity diagnostic may be
- * reported that is not listed (with or without "may"). or_expect owns its
- * arrays; or_expect_free releases them.
+ * optional "may":true. Container faults say where by byte offset instead,
+ * {"code":"GC-N010","offset":1234}; a line with neither matches anywhere,
+ * and a "may" line's code may name a family, "GC-S*". The rule: every
+ * expectation without "may" must be reported where it says, and no
+ * error-severity diagnostic may be reported that is not listed (with or
+ * without "may"). or_expect owns its arrays; or_expect_free releases them.
  */
 #ifndef ORACLE_EXPECT_H
 #define ORACLE_EXPECT_H
@@ -14,7 +16,15 @@
 
 #include "diag.h"
 
-struct or_expect_item { int code; uint64_t event; int may; int hit; };
+struct or_expect_item {
+	int code;          /* GCSPEC_DIAG_*, or -1 for a family */
+	uint64_t event;
+	int may;
+	int hit;
+	uint64_t offset;
+	int where;         /* 1: event given, 2: offset given */
+	char family[8];    /* "GC-S" for "GC-S*", else "" */
+};
 
 struct or_expect {
 	struct or_expect_item *want;

@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "gcspec.h"
 #include "nettrace_r.h"
@@ -948,7 +949,12 @@ static int next_block(struct ntr_reader *r)
 
 int ntr_probe(const uint8_t *head, size_t len)
 {
-	return len >= 8 && !memcmp(head, "Nettrace", 8);
+	/* A damaged magic is still a nettrace file when the rest says so (the
+	 * V4/V5 serialization signature follows), so ntr_open can say GC-N001
+	 * rather than the file being no format at all. */
+	return (len >= 8 && !memcmp(head, "Nettrace", 8)) ||
+	       (len >= 32 && !memcmp(head + 8, "\x14\0\0\0!FastSerialization.1", 24)) ||
+	       (len >= 8 && !strncasecmp((const char *)head, "Nettrace", 8));
 }
 
 static void set_pointer_size(struct ntr_reader *r, uint32_t ps, uint64_t at)

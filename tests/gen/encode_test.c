@@ -79,5 +79,59 @@ int main(void)
 	tap_ok(n == 22 && buf[16] == 1 && buf[17] == 0 && buf[18] == 0 && buf[19] == 0,
 	       "Boolean ServerGC is 4 bytes");
 	tap_ok(gen_values_set_num(&v, "NoSuchField", 1) == -1, "an unknown field name is an error");
+
+	/* E048: GCLOHCompact elements are C structs (uint32 x3, size_t x2). */
+	{
+		const struct gcspec_field *sf =
+			&gcspec_event_fields(&gcspec_events[GCSPEC_EV_GCLOHCompact])[2];
+		uint32_t off[8], size;
+
+		tap_ok(gen_struct_layout(sf, 8, off, &size) == 0 && size == 32 && off[0] == 0 &&
+		       off[1] == 4 && off[2] == 8 && off[3] == 16 && off[4] == 24,
+		       "GCLOHCompact element, 64-bit: 4 bytes of padding after TimeRelocate, 32 bytes");
+		tap_ok(gen_struct_layout(sf, 4, off, &size) == 0 && size == 20 && off[3] == 12 &&
+		       off[4] == 16, "GCLOHCompact element, 32-bit: no padding, 20 bytes");
+	}
+	gen_values_reset(&v, GCSPEC_EV_GCLOHCompact);
+	gen_values_set_num(&v, "ClrInstanceID", 8);
+	for (unsigned r = 0; r < 2; r++) {
+		gen_values_add_row(&v);
+		gen_values_set_member_num(&v, r, "TimePlan", 0x11 + r);
+		gen_values_set_member_num(&v, r, "TimeCompact", 0x22);
+		gen_values_set_member_num(&v, r, "TimeRelocate", 0x33);
+		gen_values_set_member_num(&v, r, "TotalRefs", 0x0102030405060708ull);
+		gen_values_set_member_num(&v, r, "ZeroRefs", 0x44);
+	}
+	{
+		static const uint8_t row0[] = { 0x11, 0, 0, 0, 0x22, 0, 0, 0, 0x33, 0, 0, 0, 0, 0, 0, 0,
+						8, 7, 6, 5, 4, 3, 2, 1, 0x44, 0, 0, 0, 0, 0, 0, 0 };
+		static const uint8_t row0_32[] = { 0x11, 0, 0, 0, 0x22, 0, 0, 0, 0x33, 0, 0, 0,
+						   8, 7, 6, 5, 0x44, 0, 0, 0 };
+
+		n = gen_encode(&v, 8, buf, sizeof buf);
+		tap_ok(n == 4 + 2 * 32 && buf[0] == 8 && buf[2] == 2 && memcmp(buf + 4, row0, 32) == 0 &&
+		       buf[4 + 32] == 0x12, "GCLOHCompact with two rows, 64-bit: 4 + 2 x 32 bytes, zero padding");
+		n = gen_encode(&v, 4, buf, sizeof buf);
+		tap_ok(n == 4 + 2 * 20 && memcmp(buf + 4, row0_32, 20) == 0 && buf[4 + 20] == 0x12,
+		       "GCLOHCompact with two rows, 32-bit: 4 + 2 x 20 bytes");
+	}
+
+	/* E049: GCFitBucketInfo elements (uint16, uint32, size_t). */
+	gen_values_reset(&v, GCSPEC_EV_GCFitBucketInfo);
+	gen_values_add_row(&v);
+	gen_values_set_member_num(&v, 0, "Index", 0xABCD);
+	gen_values_set_member_num(&v, 0, "Count", 5);
+	gen_values_set_member_num(&v, 0, "Size", 0x1000);
+	{
+		static const uint8_t row8[] = { 0xCD, 0xAB, 0, 0, 5, 0, 0, 0, 0, 0x10, 0, 0, 0, 0, 0, 0 };
+		static const uint8_t row4[] = { 0xCD, 0xAB, 0, 0, 5, 0, 0, 0, 0, 0x10, 0, 0 };
+
+		n = gen_encode(&v, 8, buf, sizeof buf);
+		tap_ok(n == 14 + 16 && memcmp(buf + 14, row8, 16) == 0,
+		       "GCFitBucketInfo element, 64-bit: 2 bytes of padding after Index, 16 bytes");
+		n = gen_encode(&v, 4, buf, sizeof buf);
+		tap_ok(n == 14 + 12 && memcmp(buf + 14, row4, 12) == 0,
+		       "GCFitBucketInfo element, 32-bit: 12 bytes");
+	}
 	return tap_done();
 }

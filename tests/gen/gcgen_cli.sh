@@ -29,8 +29,18 @@ for p in netfx4 netcore3 net5 net8 net10; do
 done
 
 "$gcgen" --mode exhaustive --coverage -o "$t/x" 2> "$t/cov"
-grep -q "^event-versions: \([0-9]*\)/\1$" "$t/cov" && grep -q "^map values: \([0-9]*\)/\1$" "$t/cov"
-ok $? "exhaustive mode covers every event-version and map value ($(tr '\n' ' ' < "$t/cov"))"
+grep -q "^event-versions: \([0-9]*\)/\1$" "$t/cov"
+ok $? "exhaustive mode writes every event-version ($(grep '^event-versions' "$t/cov"))"
+grep -q "^map values: \([0-9]*\)/\1$" "$t/cov"
+ok $? "exhaustive mode writes every map value in every field that uses it ($(grep '^map values' "$t/cov"))"
+grep -q "^open-map fields with a value outside the map: \([1-9][0-9]*\)/\1$" "$t/cov"
+ok $? "exhaustive mode writes a value outside the map in every open-map field"
+[ "$(grep -c . "$t/cov")" = 3 ]; ok $? "the coverage report names nothing missing"
+for ps in 4 8; do
+	"$gcgen" --mode exhaustive --pointer-size $ps --coverage -o /dev/null 2>&1 >/dev/null |
+		grep -q "^event-versions: \([0-9]*\)/\1$"
+	ok $? "exhaustive coverage is complete at pointer size $ps"
+done
 "$check" "$t/x" --ordering | grep -q '^not ok'
 [ $? = 1 ]; ok $? "the exhaustive stream keeps the ordering rules"
 "$check" "$t/x" --names | awk '{print $1}' | sort -u | wc -l | grep -q "^$("$b/tests/spec/dump_tables" | grep -c '^event')\$"

@@ -1,0 +1,96 @@
+/*
+ * mutate_container.c - the registry of container faults and the one way
+ * gcgen applies them. To add a container's faults: define its table (see
+ * mutate_nettrace_table.c) and add one line to `modules` below.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mutate_container.h"
+#include "rng.h"
+
+static const struct {
+	const struct gen_container_fault *faults;
+	const unsigned *n;
+} modules[] = {
+	{ gen_nettrace_container_faults, &gen_nettrace_ncontainer_faults },
+};
+
+const struct gen_container_fault *gen_container_fault_at(unsigned i)
+{
+	for (unsigned m = 0; m < sizeof modules / sizeof modules[0]; m++) {
+		if (i < *modules[m].n)
+			return &modules[m].faults[i];
+		i -= *modules[m].n;
+	}
+	return NULL;
+}
+
+int gen_container_fault_applies(const struct gen_container_fault *f, const char *format)
+{
+	size_t n = strlen(format);
+
+	for (const char *p = f->formats; *p;) {
+		size_t k = strcspn(p, ",");
+
+		if (k == n && strncmp(p, format, n) == 0)
+			return 1;
+		p += k + (p[k] == ',');
+	}
+	return 0;
+}
+
+const struct gen_container_fault *gen_container_fault_find(const char *name, const char *format,
+							   int *exists)
+{
+	const struct gen_container_fault *f;
+
+	if (exists)
+		*exists = 0;
+	for (unsigned i = 0; (f = gen_container_fault_at(i)); i++) {
+		if (strcmp(f->name, name) != 0)
+			continue;
+		if (exists)
+			*exists = 1;
+		if (gen_container_fault_applies(f, format))
+			return f;
+	}
+	return NULL;
+}
+
+int gen_container_fault_write(const struct gen_container_fault *f, const uint8_t *in, size_t len,
+			      uint64_t seed, FILE *out, FILE *expect, char *err, size_t errlen)
+{
+	struct gen_container_result r;
+	const char *why = "";
+
+	uint64_t st = seed ^ 0x636f6e7461696e72ull;
+
+	/* Spread small seeds (1, 2, 3...) over the whole file. */
+	seed = gen_splitmix64(&st);
+	memset(&r, 0, sizeof r);
+	if (f->apply(f, in, len, seed, &r, &why) < 0) {
+		snprintf(err, errlen, "fault class '%s' does not apply to this file: %s", f->name, why);
+		return -1;
+	}
+	if (r.len && fwrite(r.data, 1, r.len, out) != r.len) {
+		free(r.data);
+		snprintf(err, errlen, "write failed");
+		return -1;
+	}
+	free(r.data);
+	if (!expect)
+		return 0;
+	if (r.offset_exact)
+		fprintf(expect, "{\"code\":\"%s\",\"offset\":%llu}\n", r.code,
+			(unsigned long long)r.offset);
+	else
+		fprintf(expect, "{\"code\":\"%s\"}\n", r.code);
+	for (const char *p = r.may ? r.may : f->may; *p;) {
+		size_t k = strcspn(p, ",");
+
+		fprintf(expect, "{\"code\":\"%.*s\",\"may\":true}\n", (int)k, p);
+		p += k + (p[k] == ',');
+	}
+	return ferror(expect) ? (snprintf(err, errlen, "write failed"), -1) : 0;
+}

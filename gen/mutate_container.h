@@ -1,0 +1,69 @@
+/*
+ * mutate_container.h - container faults: the third reach of gcgen's fault
+ * classes, after stream and payload (mutate.h).
+ *
+ * A container fault edits the bytes of a complete, valid file that a
+ * container writer made (sizes, offsets, tags, padding, references,
+ * truncation) and says which diagnostic the oracle must report, with the
+ * byte offset when it is known exactly. Each container module registers a
+ * table of its faults (gen_nettrace_container_faults for nettrace; CTF and
+ * ETL add theirs to the module list in mutate_container.c); gcgen looks a
+ * class up by name and --format.
+ *
+ * Ownership: a result's data is malloc'd and belongs to the caller
+ * (gen_container_result_free). Errors: 0 or -1 with *why set to a static
+ * one-line reason (the fault does not apply to this file, or no memory).
+ */
+#ifndef GEN_MUTATE_CONTAINER_H
+#define GEN_MUTATE_CONTAINER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct gen_container_result {
+	uint8_t *data;             /* the faulty file, malloc'd */
+	size_t len;
+	const char *code;          /* the diagnostic it must raise: "GC-N010" */
+	uint64_t offset;           /* where, when offset_exact */
+	int offset_exact;          /* 0: reported somewhere near (unknown offset) */
+	const char *may;           /* NULL: the class's may list; else this one */
+};
+
+struct gen_container_fault {
+	const char *name;          /* --mutate name, e.g. "undefined-metadata" */
+	const char *formats;       /* the --format names it applies to, comma-separated */
+	const char *codes;         /* codes it raises, for --list-mutations ("GC-N005|GC-N003") */
+	/* Codes that may follow as consequences, comma-separated, or "": the
+	 * must code again elsewhere, or "GC-S*" (any stream code) when events
+	 * are lost and their GCs' other events are left unpaired. */
+	const char *may;
+	int needs_stacks;          /* the file must have events with stacks */
+	const char *description;
+	int (*apply)(const struct gen_container_fault *f, const uint8_t *in, size_t len,
+		     uint64_t seed, struct gen_container_result *out, const char **why);
+	int arg;                   /* the module's own fault number */
+};
+
+/* Every registered fault, in listing order; NULL past the end. */
+const struct gen_container_fault *gen_container_fault_at(unsigned i);
+/* The fault called name for format, or NULL. *exists (may be NULL) is set
+ * to 1 when some container fault has that name (for another format). */
+const struct gen_container_fault *gen_container_fault_find(const char *name, const char *format,
+							   int *exists);
+/* Whether f applies to format. */
+int gen_container_fault_applies(const struct gen_container_fault *f, const char *format);
+
+/* Apply f to the complete file in[0..len), write the faulty bytes to out
+ * and, when expect is not NULL, the expected diagnostics as JSON lines
+ * (docs/faults.md): {"code":C,"offset":N} or {"code":C} when the offset is
+ * not exact, then {"code":C,"may":true} per possible consequence. Returns 0,
+ * or -1 with a message in err. */
+int gen_container_fault_write(const struct gen_container_fault *f, const uint8_t *in, size_t len,
+			      uint64_t seed, FILE *out, FILE *expect, char *err, size_t errlen);
+
+/* The modules' tables. */
+extern const struct gen_container_fault gen_nettrace_container_faults[];
+extern const unsigned gen_nettrace_ncontainer_faults;
+
+#endif
