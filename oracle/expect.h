@@ -2,7 +2,8 @@
  * expect.h - the ground-truth rule against gcgen's --expect files.
  *
  * An expectation file holds JSON lines {"code":"GC-S005","event":17} with an
- * optional "may":true. The rule: every expectation without "may" must be
+ * optional "may":true; a "may" line without "event" allows the code at any
+ * event (docs/faults.md). The rule: every expectation without "may" must be
  * reported at that event index, and no error-severity diagnostic may be
  * reported that is not listed (with or without "may"). or_expect owns its
  * arrays; or_expect_free releases them.
@@ -13,6 +14,9 @@
 #include <stdio.h>
 
 #include "diag.h"
+
+/* event of a "may" line that allows any event */
+#define OR_ANY_EVENT UINT64_MAX
 
 struct or_expect_item { int code; uint64_t event; int may; int hit; };
 
