@@ -4,6 +4,11 @@
  * before), changes the stream there, and records the diagnostics this must
  * cause. Consequences that depend on how lenient a reader is are recorded
  * as "may"; a "may" entry without "event" may occur at any event.
+ *
+ * A class whose target never came (a short stream, a seed without
+ * background GCs or finalizer runs) injects its fault at the end of the
+ * stream instead (fallback()): every run records the fault it was asked
+ * for, or fails saying why.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -37,9 +42,9 @@ const struct gen_mutation_class gen_mutation_classes[] = {
 	{ "restart-without-suspend", "stream", "GC-S010", 0, "an extra GCRestartEEBegin/End pair after a restart" },
 	{ "restart-end-without-begin", "stream", "GC-S011", 0, "write a GCRestartEEEnd twice" },
 	{ "suspend-count-mismatch", "stream", "GC-S012", 0, "a GC suspension's Count differs from the GC's (reported at GCStart)" },
-	{ "heapstats-outside-gc", "stream", "GC-S013", 0, "a GCHeapStats before any GC" },
-	{ "heap-history-outside-gc", "stream", "GC-S014", 0, "a GCGlobalHeapHistory before any GC" },
-	{ "join-end-without-start", "stream", "GC-S015", 1, "drop a GCJoin start" },
+	{ "heapstats-outside-gc", "stream", "GC-S013", 0, "a GCHeapStats between a GC's GCSuspendEEBegin and its GCStart" },
+	{ "heap-history-outside-gc", "stream", "GC-S014", 0, "a GCGlobalHeapHistory between a GC's GCSuspendEEBegin and its GCStart" },
+	{ "join-end-without-start", "stream", "GC-S015", 1, "drop a GCJoin start of a heap whose thread has joined before" },
 	{ "join-start-nested", "stream", "GC-S016", 1, "write a GCJoin start twice" },
 	{ "segment-double-create", "stream", "GC-S017", 0, "write a GCCreateSegment twice" },
 	{ "segment-double-free", "stream", "GC-S018", 0, "free a segment twice" },
@@ -55,7 +60,7 @@ const struct gen_mutation_class gen_mutation_classes[] = {
 	{ "truncate-at-field", "payload", "GC-P001", 0, "cut a GCMarkWithType payload at a field boundary" },
 	{ "extend-payload", "payload", "GC-P002", 0, "append 4 bytes to a GCMarkWithType payload" },
 	{ "size-of-other-version", "payload", "GC-P008", 0, "cut a GCAllocationTick to the size of its previous version" },
-	{ "closed-enum-value", "payload", "GC-V001", 0, "GCMarkWithType Type outside its closed map" },
+	{ "closed-enum-value", "payload", "GC-V001", 0, "GCAllocationTick AllocationKind outside its closed map" },
 	{ "bitmap-unknown-bits", "payload", "GC-V003", 0, "a GCBulkRootEdge flag bit no map defines" },
 	{ "utf16-unpaired-surrogate", "payload", "GC-P004", 0, "a lone low surrogate in a type name" },
 	{ "string-unterminated", "payload", "GC-P003", 0, "cut a payload before a string's NUL" },
@@ -89,10 +94,12 @@ struct slot {
 	unsigned occ;      /* act at this occurrence of the target */
 	unsigned seen;
 	int state;         /* 0 waiting, 1 acted and following up, 2 done */
-	uint64_t a;
+	uint64_t a, b;
+	unsigned must;     /* required diagnostics recorded for this class */
 };
 
 #define MAX_THREADS 64
+#define MAX_JOIN_HEAPS 256
 
 struct gen_mutator {
 	struct gen_sink sink;
@@ -102,6 +109,7 @@ struct gen_mutator {
 	FILE *expect;
 	struct slot *slots;
 	unsigned nslots;
+	struct slot *cur;          /* the class acting now, for expect() */
 	uint64_t index;            /* events written so far */
 	unsigned nexpected;
 	int bgc_open;              /* a background GC is in flight */
@@ -110,14 +118,21 @@ struct gen_mutator {
 	int drop_until_gcend;
 	uint64_t thread[MAX_THREADS], last_ts[MAX_THREADS];
 	unsigned nthreads;
+	struct gen_event last;     /* time, thread and processor of the last event out */
+	uint32_t max_count;        /* the highest GCStart Count in the input */
+	/* Per heap, 1 + the thread of its last GCJoin (0: none yet). */
+	uint64_t join_thread[MAX_JOIN_HEAPS];
 	struct gen_values *ivals;  /* injected events and re-encodes */
 	uint8_t *buf;
 };
 
 static void expect(struct gen_mutator *m, const char *code, int64_t index, int may)
 {
-	if (!may)
+	if (!may) {
 		m->nexpected++;
+		if (m->cur)
+			m->cur->must++;
+	}
 	if (!m->expect)
 		return;
 	if (index < 0)
@@ -145,6 +160,9 @@ static int out(struct gen_mutator *m, const struct gen_event *ev)
 		return -1;
 	}
 	m->index++;
+	m->last.timestamp = ev->timestamp;
+	m->last.thread_id = ev->thread_id;
+	m->last.processor = ev->processor;
 	for (i = 0; i < m->nthreads && m->thread[i] != ev->thread_id; i++)
 		;
 	if (i < MAX_THREADS) {
@@ -203,6 +221,8 @@ static void own_payload(struct gen_mutator *m, struct gen_event *ev)
 
 /* Start an injected event of spec index `event` (from the profile when
  * by name); returns 0 or -1 when the spec/profile has no such event. */
+#define TRY_INJECT(x) do { if ((x) < 0) return -1; } while (0)
+
 static int inject_begin(struct gen_mutator *m, int event)
 {
 	if (event < 0 || gen_values_reset(m->ivals, (unsigned)event) < 0)
@@ -211,12 +231,12 @@ static int inject_begin(struct gen_mutator *m, int event)
 	return 0;
 }
 
-static int inject_send(struct gen_mutator *m, const struct gen_event *like, int patch_u32_field,
-		       uint32_t add)
+static int inject_send_ps(struct gen_mutator *m, const struct gen_event *like, int patch_u32_field,
+			  uint32_t add, unsigned psize)
 {
 	const struct gcspec_event *sp = &gcspec_events[m->ivals->event];
 	struct gen_event ev;
-	long n = gen_encode(m->ivals, m->psize, m->buf, GEN_PAYLOAD_MAX);
+	long n = gen_encode(m->ivals, psize, m->buf, GEN_PAYLOAD_MAX);
 
 	if (n < 0)
 		return -1;
@@ -246,7 +266,27 @@ static int inject_send(struct gen_mutator *m, const struct gen_event *like, int 
 			m->buf[at + k] = (uint8_t)(x >> (8 * k));
 		ev.values = NULL;
 	}
+	if (psize != m->psize)
+		ev.values = NULL; /* the bytes no longer match the stream's layout */
 	return out(m, &ev);
+}
+
+static int inject_send(struct gen_mutator *m, const struct gen_event *like, int patch_u32_field,
+		       uint32_t add)
+{
+	return inject_send_ps(m, like, patch_u32_field, add, m->psize);
+}
+
+/* Inject one event of profile event `name` with up to two numeric fields. */
+static int inject2(struct gen_mutator *m, const struct gen_event *like, const char *name,
+		   const char *f1, uint64_t v1, const char *f2, uint64_t v2)
+{
+	TRY_INJECT(inject_begin(m, gen_profile_event(m->profile, name)));
+	if (f1)
+		gen_values_set_num(m->ivals, f1, v1);
+	if (f2)
+		gen_values_set_num(m->ivals, f2, v2);
+	return inject_send(m, like, -1, 0);
 }
 
 static int is(const struct gen_event *ev, const char *name)
@@ -297,7 +337,8 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 			return 1;
 		}
 		if (s->state == 1 && is(ev, "GCStart")) {
-			expect(m, "GC-S004", here(m), 0);
+			/* A background GC cannot nest at all: GC-S024. */
+			expect(m, num(ev, "Type") == 1 ? "GC-S024" : "GC-S004", here(m), 0);
 			DONE(s);
 		}
 		return 0;
@@ -410,6 +451,22 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 		return 0;
 	case C_HEAPSTATS_OUTSIDE:
 	case C_HISTORY_OUTSIDE:
+		/* Between a GC's GCSuspendEEBegin and its GCStart no GC is in
+		 * flight and none has just ended (a GCHeapStats before the
+		 * first GC could belong to a GC the trace began inside). */
+		if (target(s, is(ev, "GCSuspendEEBegin") && num(ev, "Reason") == 1 &&
+			       num(ev, "Count") != 0xFFFFFFFFu && !m->bgc_open)) {
+			if (out(m, ev) < 0)
+				return -1;
+			expect(m, s->cls == C_HEAPSTATS_OUTSIDE ? "GC-S013" : "GC-S014", here(m), 0);
+			if (s->cls == C_HEAPSTATS_OUTSIDE)
+				TRYM(inject2(m, ev, "GCHeapStats", NULL, 0, NULL, 0));
+			else
+				TRYM(inject2(m, ev, "GCGlobalHeapHistory", "NumHeaps", m->nheaps, NULL, 0));
+			DONE(s);
+			return 1;
+		}
+		return 0;
 	case C_BITMAP:
 	case C_BINARY_LENGTH:
 	case C_BOOLEAN:
@@ -419,14 +476,7 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 			uint32_t add = 0;
 			const char *code;
 
-			if (s->cls == C_HEAPSTATS_OUTSIDE) {
-				TRYM(inject_begin(m, gen_profile_event(m->profile, "GCHeapStats")));
-				code = "GC-S013";
-			} else if (s->cls == C_HISTORY_OUTSIDE) {
-				TRYM(inject_begin(m, gen_profile_event(m->profile, "GCGlobalHeapHistory")));
-				gen_values_set_num(m->ivals, "NumHeaps", m->nheaps);
-				code = "GC-S014";
-			} else if (s->cls == C_BITMAP) {
+			if (s->cls == C_BITMAP) {
 				TRYM(inject_begin(m, GCSPEC_EV_GCBulkRootEdge));
 				gen_values_add_row(m->ivals);
 				gen_values_set_member_num(m->ivals, 0, "GCRootFlag", 0x80);
@@ -449,17 +499,32 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 			DONE(s);
 		}
 		return 0;
-	case C_JOIN_END_NO_START:
-		if (target(s, is(ev, "GCJoin") && num(ev, "JoinTime") == 0)) {
+	case C_JOIN_END_NO_START: {
+		/* A checker can only call an end unmatched on a heap whose
+		 * thread it has seen join before (else the trace may have
+		 * begun inside the join), and only a Join (1) or Restart (2)
+		 * start has an end. */
+		uint64_t h = num(ev, "Heap");
+		int known = is(ev, "GCJoin") && h < MAX_JOIN_HEAPS &&
+			    m->join_thread[h] == ev->thread_id + 1;
+
+		if (target(s, known && num(ev, "JoinTime") == 0 &&
+			       (num(ev, "JoinType") == 1 || num(ev, "JoinType") == 2))) {
 			s->state = 1;
-			s->a = num(ev, "Heap");
+			s->a = h;
+			s->b = ev->thread_id;
 			return 1;
 		}
-		if (s->state == 1 && is(ev, "GCJoin") && num(ev, "Heap") == s->a) {
-			expect(m, "GC-S015", here(m), 0);
-			DONE(s);
+		if (s->state == 1 && is(ev, "GCJoin") && h == s->a) {
+			if (ev->thread_id == s->b && num(ev, "JoinTime") == 1) {
+				expect(m, "GC-S015", here(m), 0);
+				DONE(s);
+			} else {
+				s->state = 0; /* not the end we dropped the start of: try again */
+			}
 		}
 		return 0;
+	}
 	case C_JOIN_NESTED:
 		if (target(s, is(ev, "GCJoin") && num(ev, "JoinTime") == 0)) {
 			if (out(m, ev) < 0)
@@ -572,9 +637,18 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 			return 1;
 		}
 		return 0;
+	case C_CLOSED_ENUM:
+		/* GCAllocationKindMap is closed (GCRootKindMap, of
+		 * GCMarkWithType, is open: new root kinds appear). */
+		if (target(s, is(ev, "GCAllocationTick") && ev->values &&
+			       gen_values_index(ev->values, "AllocationKind", 0) >= 0)) {
+			TRYM(set_and_reencode(m, ev, "AllocationKind", 200));
+			expect(m, "GC-V001", here(m), 0);
+			DONE(s);
+		}
+		return 0;
 	case C_TRUNCATE:
 	case C_EXTEND:
-	case C_CLOSED_ENUM:
 	case C_UNKNOWN_VERSION:
 	case C_UNKNOWN_ID:
 		if (target(s, is(ev, "GCMarkWithType"))) {
@@ -588,9 +662,6 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 				memset(m->buf + ev->payload_len, 0, 4);
 				ev->payload_len += 4;
 				expect(m, "GC-P002", here(m), 0);
-			} else if (s->cls == C_CLOSED_ENUM) {
-				TRYM(set_and_reencode(m, ev, "Type", 200));
-				expect(m, "GC-V001", here(m), 0);
 			} else {
 				own_payload(m, ev);
 				ev->spec_event = GEN_NO_SPEC;
@@ -702,6 +773,265 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 	return 0;
 }
 
+/* Addresses no realistic stream uses (gen/sim.c allocates segments from
+ * 0x1f000000000 or 0x02000000 and handles from 0x1e000001000). */
+static uint64_t fresh_segment(const struct gen_mutator *m)
+{
+	return m->psize == 8 ? 0x7f0000000000ull : 0xF0000000ull;
+}
+
+static uint64_t fresh_handle(const struct gen_mutator *m)
+{
+	return m->psize == 8 ? 0x7e0000001000ull : 0xE0001000ull;
+}
+
+/* One whole GC at the end of the stream: GCStart, then GCEnd. */
+static int inject_gc(struct gen_mutator *m, uint32_t count, uint64_t depth, uint64_t type,
+		     const char *code)
+{
+	TRY_INJECT(inject_begin(m, gen_profile_event(m->profile, "GCStart")));
+	gen_values_set_num(m->ivals, "Count", count);
+	gen_values_set_num(m->ivals, "Depth", depth);
+	gen_values_set_num(m->ivals, "Type", type);
+	if (code)
+		expect(m, code, here(m), 0);
+	TRY_INJECT(inject_send(m, &m->last, -1, 0));
+	return inject2(m, &m->last, "GCEnd", "Count", count, "Depth", depth);
+}
+
+static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev);
+
+/* Write one realistic event of profile event `name`, made to be the
+ * class's target: the class changes it as it would have in the stream. */
+static int synth_target(struct gen_mutator *m, struct slot *s, const char *name)
+{
+	struct gen_event ev;
+	long n;
+	int r;
+
+	TRY_INJECT(inject_begin(m, gen_profile_event(m->profile, name)));
+	if (strcmp(name, "GCAllocationTick") == 0) {
+		gen_values_set_num(m->ivals, "AllocationAmount", 0x19000);
+		gen_values_set_num(m->ivals, "AllocationAmount64", 0x19000);
+		gen_values_set_num(m->ivals, "TypeID", m->psize == 8 ? 0x7ff812340000ull : 0x12340000u);
+		gen_values_set_text(m->ivals, "TypeName", "System.Object", 13);
+		gen_values_set_num(m->ivals, "Address", m->psize == 8 ? 0x1f000000100ull : 0x02000100u);
+		gen_values_set_num(m->ivals, "ObjectSize", 24);
+	} else if (strcmp(name, "GCMarkWithType") == 0) {
+		gen_values_set_num(m->ivals, "Type", 1);
+		gen_values_set_num(m->ivals, "Bytes", 4096);
+	}
+	n = gen_encode(m->ivals, m->psize, m->buf, GEN_PAYLOAD_MAX);
+	if (n < 0)
+		return -1;
+	ev = m->last;
+	ev.spec_event = m->ivals->event;
+	ev.provider = gcspec_events[ev.spec_event].provider;
+	ev.id = gcspec_events[ev.spec_event].id;
+	ev.version = gcspec_events[ev.spec_event].version;
+	ev.level = gcspec_events[ev.spec_event].level;
+	ev.opcode = gcspec_events[ev.spec_event].opcode;
+	ev.keywords = gcspec_events[ev.spec_event].keywords;
+	ev.stack_id = 0;
+	ev.payload = m->buf;
+	ev.payload_len = (uint32_t)n;
+	ev.values = m->ivals;
+	s->state = 0;
+	s->seen = s->occ - 1; /* the next match is the target */
+	r = apply(m, s, &ev);
+	if (r < 0)
+		return -1;
+	return r ? 0 : out(m, &ev);
+}
+
+/* The class's target never came: inject its fault at the end of the
+ * stream, where no GC, suspension or finalizer run is in flight. Returns
+ * 0, or -1 (with the reason in the sink's error) when the class has no
+ * such fallback and its fault could not be placed. */
+static int fallback(struct gen_mutator *m, struct slot *s)
+{
+	const struct gen_event *at = &m->last;
+	uint32_t n = m->max_count;
+	uint64_t a;
+
+	switch (s->cls) {
+	case C_HEAPSTATS_OUTSIDE:
+	case C_HISTORY_OUTSIDE:
+		TRY_INJECT(inject2(m, at, "GCSuspendEEBegin", "Count", n, "Reason", 1));
+		expect(m, s->cls == C_HEAPSTATS_OUTSIDE ? "GC-S013" : "GC-S014", here(m), 0);
+		if (s->cls == C_HEAPSTATS_OUTSIDE)
+			TRY_INJECT(inject2(m, at, "GCHeapStats", NULL, 0, NULL, 0));
+		else
+			TRY_INJECT(inject2(m, at, "GCGlobalHeapHistory", "NumHeaps", m->nheaps, NULL, 0));
+		TRY_INJECT(inject2(m, at, "GCSuspendEEEnd", NULL, 0, NULL, 0));
+		TRY_INJECT(inject2(m, at, "GCRestartEEBegin", NULL, 0, NULL, 0));
+		return inject2(m, at, "GCRestartEEEnd", NULL, 0, NULL, 0);
+	case C_SEGMENT_DOUBLE_CREATE:
+	case C_SEGMENT_DOUBLE_FREE:
+		a = fresh_segment(m);
+		TRY_INJECT(inject2(m, at, "GCCreateSegment", "Address", a, "Size", 0x01000000));
+		if (s->cls == C_SEGMENT_DOUBLE_CREATE) {
+			expect(m, "GC-S017", here(m), 0);
+			return inject2(m, at, "GCCreateSegment", "Address", a, "Size", 0x01000000);
+		}
+		TRY_INJECT(inject2(m, at, "GCFreeSegment", "Address", a, NULL, 0));
+		expect(m, "GC-S018", here(m), 0);
+		return inject2(m, at, "GCFreeSegment", "Address", a, NULL, 0);
+	case C_HANDLE_DOUBLE_SET:
+		a = fresh_handle(m);
+		TRY_INJECT(inject2(m, at, "SetGCHandle", "HandleID", a, "Kind", 2));
+		expect(m, "GC-S019", here(m), 0);
+		return inject2(m, at, "SetGCHandle", "HandleID", a, "Kind", 2);
+	case C_HANDLE_DOUBLE_DESTROY:
+		/* The first destroy may free a handle set before the trace. */
+		a = fresh_handle(m);
+		TRY_INJECT(inject2(m, at, "DestroyGCHandle", "HandleID", a, NULL, 0));
+		expect(m, "GC-S020", here(m), 0);
+		return inject2(m, at, "DestroyGCHandle", "HandleID", a, NULL, 0);
+	case C_FIN_NESTED:
+		TRY_INJECT(inject2(m, at, "GCFinalizersBegin", NULL, 0, NULL, 0));
+		expect(m, "GC-S022", here(m), 0);
+		TRY_INJECT(inject2(m, at, "GCFinalizersBegin", NULL, 0, NULL, 0));
+		return inject2(m, at, "GCFinalizersEnd", "Count", 0, NULL, 0);
+	case C_FIN_END_NO_BEGIN:
+		/* A complete run first: an end before any begin is a trace edge. */
+		TRY_INJECT(inject2(m, at, "GCFinalizersBegin", NULL, 0, NULL, 0));
+		TRY_INJECT(inject2(m, at, "GCFinalizersEnd", "Count", 0, NULL, 0));
+		expect(m, "GC-S021", here(m), 0);
+		return inject2(m, at, "GCFinalizersEnd", "Count", 0, NULL, 0);
+	case C_POINTER_WIDTH:
+		TRY_INJECT(inject_begin(m, gen_profile_event(m->profile, "FinalizeObject")));
+		gen_values_set_num(m->ivals, "TypeID", m->psize == 8 ? 0x7ff812340000ull : 0x12340000u);
+		gen_values_set_num(m->ivals, "ObjectID", m->psize == 8 ? 0x1f000000100ull : 0x02000100u);
+		expect(m, m->psize == 8 ? "GC-P001" : "GC-P002", here(m), 0);
+		expect(m, "GC-P008", here(m), 1);
+		return inject_send_ps(m, at, -1, 0, m->psize == 8 ? 4 : 8);
+	case C_DROP_GCSTART:
+		expect(m, "GC-S001", here(m), 0);
+		return inject2(m, at, "GCEnd", "Count", n + 1, "Depth", 0);
+	case C_DROP_GCEND:
+		/* A GCEnd was dropped, or GC n+1 never ends: n+2 starts inside it. */
+		if (s->state == 1)
+			return inject_gc(m, n + 1, 0, 0, "GC-S004");
+		TRY_INJECT(inject2(m, at, "GCStart", "Count", n + 1, "Depth", 0));
+		expect(m, "GC-S003", -1, 1);
+		return inject_gc(m, n + 2, 0, 0, "GC-S004");
+	case C_DUP_GCSTART:
+		TRY_INJECT(inject2(m, at, "GCStart", "Count", n + 1, "Depth", 0));
+		expect(m, "GC-S007", here(m), 0);
+		return inject_gc(m, n + 1, 0, 0, "GC-S004");
+	case C_DUP_GCEND:
+		TRY_INJECT(inject_gc(m, n + 1, 0, 0, NULL));
+		expect(m, "GC-S001", here(m), 0);
+		return inject2(m, at, "GCEnd", "Count", n + 1, "Depth", 0);
+	case C_GCEND_COUNT:
+		TRY_INJECT(inject2(m, at, "GCStart", "Count", n + 1, "Depth", 0));
+		expect(m, "GC-S005", here(m), 0);
+		return inject2(m, at, "GCEnd", "Count", n + 2, "Depth", 0);
+	case C_GCEND_DEPTH:
+		TRY_INJECT(inject2(m, at, "GCStart", "Count", n + 1, "Depth", 1));
+		expect(m, "GC-S006", here(m), 0);
+		return inject2(m, at, "GCEnd", "Count", n + 1, "Depth", 0);
+	case C_COUNT_BACKWARDS:
+		return inject_gc(m, n, 0, 0, "GC-S007");
+	case C_NESTED_SUSPEND:
+	case C_SUSPEND_END_NO_BEGIN:
+	case C_RESTART_NO_SUSPEND:
+	case C_RESTART_END_NO_BEGIN:
+		/* One whole suspension first: the checker has then seen one. */
+		TRY_INJECT(inject2(m, at, "GCSuspendEEBegin", "Count", 0xFFFFFFFFu, "Reason", 0));
+		if (s->cls == C_NESTED_SUSPEND) {
+			expect(m, "GC-S008", here(m), 0);
+			TRY_INJECT(inject2(m, at, "GCSuspendEEBegin", "Count", 0xFFFFFFFFu, "Reason", 0));
+		}
+		TRY_INJECT(inject2(m, at, "GCSuspendEEEnd", NULL, 0, NULL, 0));
+		TRY_INJECT(inject2(m, at, "GCRestartEEBegin", NULL, 0, NULL, 0));
+		TRY_INJECT(inject2(m, at, "GCRestartEEEnd", NULL, 0, NULL, 0));
+		if (s->cls == C_SUSPEND_END_NO_BEGIN) {
+			expect(m, "GC-S009", here(m), 0);
+			TRY_INJECT(inject2(m, at, "GCSuspendEEEnd", NULL, 0, NULL, 0));
+			TRY_INJECT(inject2(m, at, "GCRestartEEBegin", NULL, 0, NULL, 0));
+			return inject2(m, at, "GCRestartEEEnd", NULL, 0, NULL, 0);
+		}
+		if (s->cls == C_RESTART_NO_SUSPEND) {
+			expect(m, "GC-S010", here(m), 0);
+			TRY_INJECT(inject2(m, at, "GCRestartEEBegin", NULL, 0, NULL, 0));
+			expect(m, "GC-S011", here(m), 1);
+			return inject2(m, at, "GCRestartEEEnd", NULL, 0, NULL, 0);
+		}
+		if (s->cls == C_RESTART_END_NO_BEGIN) {
+			expect(m, "GC-S011", here(m), 0);
+			return inject2(m, at, "GCRestartEEEnd", NULL, 0, NULL, 0);
+		}
+		return 0;
+	case C_SUSPEND_COUNT:
+		/* Above the latest GC's Count: no GC suspension writes that. */
+		expect(m, "GC-S012", here(m), 0);
+		TRY_INJECT(inject2(m, at, "GCSuspendEEBegin", "Count", n + 7, "Reason", 1));
+		TRY_INJECT(inject2(m, at, "GCSuspendEEEnd", NULL, 0, NULL, 0));
+		TRY_INJECT(inject2(m, at, "GCRestartEEBegin", NULL, 0, NULL, 0));
+		return inject2(m, at, "GCRestartEEEnd", NULL, 0, NULL, 0);
+	case C_JOIN_END_NO_START:
+	case C_JOIN_NESTED:
+		TRY_INJECT(inject2(m, at, "GCJoin", "JoinTime", 0, "JoinType", 1));
+		if (s->cls == C_JOIN_NESTED) {
+			expect(m, "GC-S016", here(m), 0);
+			TRY_INJECT(inject2(m, at, "GCJoin", "JoinTime", 0, "JoinType", 1));
+			return inject2(m, at, "GCJoin", "JoinTime", 1, "JoinType", 1);
+		}
+		TRY_INJECT(inject2(m, at, "GCJoin", "JoinTime", 1, "JoinType", 1));
+		expect(m, "GC-S015", here(m), 0);
+		return inject2(m, at, "GCJoin", "JoinTime", 1, "JoinType", 1);
+	case C_TS_BACKWARDS:
+		if (!at->timestamp)
+			break;
+		TRY_INJECT(inject_begin(m, gen_profile_event(m->profile, "GCTriggered")));
+		{
+			struct gen_event early = *at;
+
+			early.timestamp = at->timestamp - 1;
+			expect(m, "GC-S023", here(m), 0);
+			return inject_send(m, &early, -1, 0);
+		}
+	case C_TRACE_ENDS_IN_GC:
+		expect(m, "GC-S003", here(m), 0);
+		return inject2(m, at, "GCStart", "Count", n + 1, "Depth", 0);
+	case C_TRUNCATE:
+	case C_EXTEND:
+	case C_UNKNOWN_VERSION:
+	case C_UNKNOWN_ID:
+		return synth_target(m, s, "GCMarkWithType");
+	case C_CLOSED_ENUM:
+	case C_OTHER_VERSION_SIZE:
+	case C_UNPAIRED_SURROGATE:
+	case C_UNTERMINATED:
+	case C_ODD_LENGTH:
+	case C_ALLOC_AMOUNT:
+	case C_HEAP_INDEX:
+		return synth_target(m, s, "GCAllocationTick");
+	case C_DEPTH_RANGE:
+		expect(m, "GC-V005", here(m) + 1, 1); /* at its GCEnd too */
+		return inject_gc(m, n + 1, 3, 0, "GC-V005");
+	case C_BGC_DEPTH:
+		return inject_gc(m, n + 1, 1, 1, "GC-V006");
+	case C_FG_OUTSIDE_BGC:
+		return inject_gc(m, n + 1, 1, 2, "GC-S024");
+	case C_BGC_IN_GC:
+		/* A background GC inside a blocking GC; the blocking GC's end
+		 * then finds no GC in flight for a checker that resynchronises. */
+		TRY_INJECT(inject2(m, at, "GCStart", "Count", n + 1, "Depth", 0));
+		TRY_INJECT(inject_gc(m, n + 2, 2, 1, "GC-S024"));
+		expect(m, "GC-S004", here(m) - 2, 1);
+		expect(m, "GC-S001", here(m), 1);
+		expect(m, "GC-S005", here(m), 1);
+		return inject2(m, at, "GCEnd", "Count", n + 1, "Depth", 0);
+	}
+	snprintf(m->sink.error, sizeof m->sink.error,
+		 "fault class %s found no place in this stream (generate more GCs or events)",
+		 gen_mutation_classes[s->cls].name);
+	return -1;
+}
+
 static int mutator_event(struct gen_sink *sink, struct gen_event *ev)
 {
 	struct gen_mutator *m = (struct gen_mutator *)sink;
@@ -716,8 +1046,14 @@ static int mutator_event(struct gen_sink *sink, struct gen_event *ev)
 		m->bgc_open = 1;
 	if (is(ev, "GCEnd") && m->bgc_open && ev->thread_id == 0x3000)
 		m->bgc_open = -1; /* cleared after this event */
+	if (is(ev, "GCStart") && num(ev, "Count") > m->max_count)
+		m->max_count = (uint32_t)num(ev, "Count");
 	for (unsigned k = 0; k < m->nslots; k++) {
-		int r = apply(m, &m->slots[k], ev);
+		int r;
+
+		m->cur = &m->slots[k];
+		r = apply(m, &m->slots[k], ev);
+		m->cur = NULL;
 
 		if (r < 0) {
 			if (!m->sink.error[0])
@@ -733,6 +1069,8 @@ static int mutator_event(struct gen_sink *sink, struct gen_event *ev)
 consumed:
 	if (m->bgc_open < 0)
 		m->bgc_open = 0;
+	if (is(ev, "GCJoin") && num(ev, "Heap") < MAX_JOIN_HEAPS)
+		m->join_thread[num(ev, "Heap")] = ev->thread_id + 1;
 	return 0;
 }
 
@@ -762,8 +1100,7 @@ struct gen_mutator *gen_mutator_new(const int *classes, unsigned n, struct gen_w
 		m->slots[k].cls = classes[k];
 		/* Past the first GCs, and apart from each other when several. */
 		m->slots[k].occ = 3 + 2 * k + (unsigned)(seed % 2);
-		if (classes[k] == C_HEAPSTATS_OUTSIDE || classes[k] == C_HISTORY_OUTSIDE ||
-		    classes[k] == C_BITMAP || classes[k] == C_BINARY_LENGTH || classes[k] == C_BOOLEAN ||
+		if (classes[k] == C_BITMAP || classes[k] == C_BINARY_LENGTH || classes[k] == C_BOOLEAN ||
 		    classes[k] == C_SEGMENT_DOUBLE_FREE)
 			m->slots[k].occ = 1;
 	}
@@ -785,6 +1122,30 @@ int gen_mutator_finish(struct gen_mutator *m)
 	for (unsigned k = 0; k < m->nslots; k++)
 		if (m->slots[k].state == 1 && m->slots[k].cls == C_TRACE_ENDS_IN_GC)
 			m->slots[k].state = 2;
+	/* Classes whose target never came (or whose fault had no
+	 * consequence yet): their fault goes at the end. */
+	for (unsigned k = 0; k < m->nslots; k++) {
+		struct slot *s = &m->slots[k];
+		int r;
+
+		if (s->must)
+			continue;
+		if (!m->index) {
+			snprintf(m->sink.error, sizeof m->sink.error,
+				 "fault class %s: the stream is empty", gen_mutation_classes[s->cls].name);
+			return -1;
+		}
+		m->cur = s;
+		r = fallback(m, s);
+		m->cur = NULL;
+		if (r < 0) {
+			if (!m->sink.error[0])
+				snprintf(m->sink.error, sizeof m->sink.error, "mutation %s failed",
+					 gen_mutation_classes[s->cls].name);
+			return -1;
+		}
+		DONE(s);
+	}
 	if (m->expect && fflush(m->expect) != 0) {
 		snprintf(m->sink.error, sizeof m->sink.error, "cannot write the expect file");
 		return -1;

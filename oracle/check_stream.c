@@ -22,7 +22,12 @@
 enum { LIVE = 1, DEAD = 2 };
 enum { S_IDLE, S_SUSPENDING, S_SUSPENDED, S_RESTARTING };
 
-struct gc { uint32_t count, depth, type; int has_depth; };
+struct gc {
+	uint32_t count, depth, type;
+	int has_depth;
+	int unseen;                 /* a background GC the trace began inside */
+	uint64_t index, offset;     /* of its GCStart, for GC-S003 */
+};
 
 struct inst {
 	int used;
@@ -30,6 +35,11 @@ struct inst {
 	struct gc gc[2];
 	int ngc;
 	int any_gc;                 /* a GCStart or GCEnd was seen */
+	int any_start;              /* a GCStart was seen */
+	/* GCEnds before the first GCStart: the trace began inside them
+	 * (at most a background GC and the GC nested in it). */
+	unsigned edge_ends;
+	uint32_t edge_count;
 	int just_ended;             /* a GC ended and no new one began */
 	int has_last_count;
 	uint32_t last_count;
@@ -190,10 +200,12 @@ static void gc_start(struct or_ctx *ctx, struct inst *in,
                      const struct or_evinfo *ei)
 {
 	const char *sym = dec->spec->symbol;
-	struct gc g = { (uint32_t)val(dec, ei->count, 0),
-	                (uint32_t)val(dec, ei->depth, 0),
-	                (uint32_t)val(dec, ei->type, 0),
-	                ei->depth >= 0 && (unsigned)ei->depth < dec->nvalid };
+	struct gc g = { .count = (uint32_t)val(dec, ei->count, 0),
+	                .depth = (uint32_t)val(dec, ei->depth, 0),
+	                .type = (uint32_t)val(dec, ei->type, 0),
+	                .has_depth = ei->depth >= 0 &&
+	                             (unsigned)ei->depth < dec->nvalid,
+	                .index = ev->index, .offset = ev->offset };
 
 	ctx->stats.gcs++;
 	if (in->has_last_count && g.count <= in->last_count)
@@ -202,7 +214,13 @@ static void gc_start(struct or_ctx *ctx, struct inst *in,
 		    g.count, in->last_count);
 	in->has_last_count = 1;
 	in->last_count = g.count;
-	if (in->ngc == 0) {
+	if (in->ngc == 0 && g.type == 2 && !in->any_start) {
+		/* Before any GCStart, a foreground GC says the trace began
+		 * inside a background GC: stand in for it until its GCEnd. */
+		struct gc bg = { .depth = 2, .type = 1, .unseen = 1,
+		                 .index = ev->index, .offset = ev->offset };
+		in->gc[in->ngc++] = bg;
+	} else if (in->ngc == 0) {
 		if (g.type == 2)
 			REP(GCSPEC_DIAG_S024,
 			    "foreground GC %u (Type 2) starts while no background GC is in flight",
@@ -216,16 +234,23 @@ static void gc_start(struct or_ctx *ctx, struct inst *in,
 		/* Inside a background GC the runtime runs ephemeral GCs: its
 		 * own opening one (Type 0, seen in real .NET 10 traces) and
 		 * foreground GCs (Type 2). Nothing else nests. */
-		else if (!(in->ngc == 1 && top->type == 1 && g.type != 1 &&
+		else if (!(in->ngc == 1 && top->type == 1 &&
 		           (!g.has_depth || g.depth < 2)))
 			REP(GCSPEC_DIAG_S004,
 			    "GC %u (Type %u) starts while GC %u (Type %u) is still in flight; only an ephemeral GC may start inside a background GC",
 			    g.count, g.type, top->count, top->type);
+		/* Resynchronise, so that one lost GCEnd is reported once and
+		 * not at every later GC: a blocking GC runs with the runtime
+		 * suspended, so one in flight when another GC starts has
+		 * lost its GCEnd; a background GC may still be running. */
+		while (in->ngc > 0 && in->gc[in->ngc - 1].type != 1)
+			in->ngc--;
 	}
 	if (in->ngc < 2)
 		in->ngc++;
 	in->gc[in->ngc - 1] = g;
 	in->any_gc = 1;
+	in->any_start = 1;
 	in->just_ended = 0;
 	if ((in->susp == S_SUSPENDING || in->susp == S_SUSPENDED) &&
 	    !in->susp_served) {
@@ -251,11 +276,18 @@ static void gc_end(struct or_ctx *ctx, struct inst *in,
 	struct gc *top;
 
 	if (in->ngc == 0) {
-		if (!in->any_gc)
+		/* Before any GCStart the trace may have begun inside a GC, or
+		 * inside a background GC and the GC nested in it (whose end
+		 * comes first and has the higher Count). */
+		if (!in->any_start &&
+		    (in->edge_ends == 0 ||
+		     (in->edge_ends == 1 && count < in->edge_count))) {
 			REP(GCSPEC_DIAG_S002,
 			    "the trace begins inside GC %u: GCEnd without a GCStart before it",
 			    count);
-		else
+			in->edge_ends++;
+			in->edge_count = count;
+		} else
 			REP(GCSPEC_DIAG_S001,
 			    "GCEnd for GC %u arrives when no GC is in flight", count);
 		in->any_gc = 1;
@@ -263,6 +295,14 @@ static void gc_end(struct or_ctx *ctx, struct inst *in,
 		return;
 	}
 	top = &in->gc[in->ngc - 1];
+	if (top->unseen) {
+		REP(GCSPEC_DIAG_S002,
+		    "the trace begins inside background GC %u: GCEnd without a GCStart before it",
+		    count);
+		in->ngc--;
+		in->just_ended = 1;
+		return;
+	}
 	if (top->count != count)
 		REP(GCSPEC_DIAG_S005,
 		    "GCEnd Count %u does not match the Count %u of the GC in flight",
@@ -451,7 +491,10 @@ static void heap_index(struct inst *in, const struct or_event *ev,
 	if (ei->heap < 0 || ei->jointime >= 0 || (unsigned)ei->heap >= dec->nvalid)
 		return;
 	h = dec->v[ei->heap].u;
-	if (!in->heaps || h < in->heaps || (in->v007_pending && h <= in->v007_value))
+	/* Before the stream has shown a heap count, any index may turn out
+	 * to be too large: keep the largest until the count is shown. */
+	if ((in->heaps && h < in->heaps) ||
+	    (in->v007_pending && h <= in->v007_value))
 		return;
 	in->v007_pending = 1;
 	in->v007_value = h;
@@ -463,6 +506,8 @@ static void heap_index(struct inst *in, const struct or_event *ev,
 
 static void heap_count_shown(struct or_ctx *ctx, struct inst *in)
 {
+	if (!in->heaps)
+		return; /* still unknown: keep waiting */
 	if (in->v007_pending && in->v007_value >= in->heaps)
 		or_report(ctx, GCSPEC_DIAG_V007, in->v007_index, in->v007_offset,
 		          in->v007_sym, "heap index %s = %llu, but the stream has shown %u heap%s",
@@ -511,15 +556,18 @@ void or_check_event(struct or_ctx *ctx, const struct or_event *ev,
 		/* The most heaps seen: with dynamic adaptation (DATAS) the
 		 * count moves, and a heap that existed keeps its index. */
 		if (ei->numheaps >= 0 && (unsigned)ei->numheaps < dec->nvalid &&
-		    (int64_t)dec->v[ei->numheaps].u > 0 &&
-		    dec->v[ei->numheaps].u > in->heaps)
-			in->heaps = (uint32_t)dec->v[ei->numheaps].u;
-		heap_count_shown(ctx, in);
+		    (int64_t)dec->v[ei->numheaps].u > 0) {
+			if (dec->v[ei->numheaps].u > in->heaps)
+				in->heaps = (uint32_t)dec->v[ei->numheaps].u;
+			heap_count_shown(ctx, in);
+		}
 		break;
 	case OR_K_SETTINGS:
 		if (ei->servergc >= 0 && (unsigned)ei->servergc < dec->nvalid &&
-		    dec->v[ei->servergc].u == 0)
+		    dec->v[ei->servergc].u == 0) {
 			in->heaps = 1;
+			heap_count_shown(ctx, in);
+		}
 		break;
 	case OR_K_JOIN:
 		join(ctx, in, ev, dec, ei);
@@ -572,10 +620,13 @@ void or_check_end(struct or_ctx *ctx, uint64_t next_index, uint64_t offset)
 		struct inst *in = &c->inst[i];
 		if (!in->used)
 			continue;
+		/* Reported at the GCStart that has no end. */
 		for (int g = in->ngc; g-- > 0;)
-			or_report(ctx, GCSPEC_DIAG_S003, next_index, offset, NULL,
-			          "the trace ends inside GC %u (ClrInstanceID %llu): its GCStart has no GCEnd",
-			          in->gc[g].count, (unsigned long long)in->clr);
+			if (!in->gc[g].unseen)
+				or_report(ctx, GCSPEC_DIAG_S003, in->gc[g].index,
+				          in->gc[g].offset, NULL,
+				          "the trace ends inside GC %u (ClrInstanceID %llu): its GCStart has no GCEnd",
+				          in->gc[g].count, (unsigned long long)in->clr);
 		heap_count_shown(ctx, in);
 		if (in->susp != S_IDLE)
 			or_report(ctx, GCSPEC_DIAG_S025, next_index, offset, NULL,

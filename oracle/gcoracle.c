@@ -43,10 +43,12 @@ static void usage(FILE *f)
 {
 	fputs("usage: gcoracle [--json] [--strict] [--quiet] [--expect FILE] FILE...\n"
 	      "Decode .NET GC runtime events and check them against the spec.\n"
+	      "FILE - (or a pipe) is read as it comes, without seeking.\n"
 	      "  --json         JSON lines: one per event and diagnostic, then a summary\n"
 	      "  --strict       warnings count as errors\n"
 	      "  --quiet        print only the summary (text mode)\n"
 	      "  --expect FILE  check the diagnostics against gcgen expectations\n"
+	      "  --format FMT   read as FMT (cbor-model, nettrace, ...) instead of probing\n"
 	      "  --help, --version\n"
 	      "Exit status: 0 no errors, 1 errors found, 2 unreadable input or bad usage.\n",
 	      f);
@@ -59,23 +61,25 @@ int main(int argc, char **argv)
 		{ "strict", no_argument, NULL, 's' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "expect", required_argument, NULL, 'e' },
+		{ "format", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct cli c;
 	struct or_ctx ctx;
-	const char *expect_path = NULL;
+	const char *expect_path = NULL, *format = NULL;
 	int opt, strict = 0, status = 0;
 
 	memset(&c, 0, sizeof c);
 	c.out = stdout;
-	while ((opt = getopt_long(argc, argv, "jsqe:hV", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "jsqe:F:hV", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'j': c.json = 1; break;
 		case 's': strict = 1; break;
 		case 'q': c.quiet = 1; break;
 		case 'e': expect_path = optarg; break;
+		case 'F': format = optarg; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("gcoracle (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
 			return 0;
@@ -96,12 +100,14 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	ctx.diag.strict = strict;
+	ctx.format = format;
 	ctx.diag.emit = on_diag;
 	ctx.diag.emit_arg = &c;
 	ctx.on_event = on_event;
 	ctx.on_event_arg = &c;
 	for (int i = optind; i < argc; i++) {
-		FILE *in = fopen(argv[i], "rb");
+		int is_stdin = strcmp(argv[i], "-") == 0;
+		FILE *in = is_stdin ? stdin : fopen(argv[i], "rb");
 		if (!in) {
 			fprintf(stderr, "gcoracle: %s: cannot open\n", argv[i]);
 			status = 2;
@@ -109,9 +115,11 @@ int main(int argc, char **argv)
 		}
 		/* With --expect a file the reader refuses is judged by the
 		 * diagnostics it raised: a container fault expects exactly that. */
-		if (or_run_file(&ctx, argv[i], in) != 0 && !c.expect_mode)
+		if (or_run_file(&ctx, is_stdin ? "(stdin)" : argv[i], in) != 0 &&
+		    !c.expect_mode)
 			status = 2;
-		fclose(in);
+		if (!is_stdin)
+			fclose(in);
 	}
 	if (c.json)
 		or_json_summary(c.out, &ctx);

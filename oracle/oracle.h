@@ -42,6 +42,9 @@ struct or_ctx {
 	/* Where the U00x notes already went: one note per distinct
 	 * (provider, id, version), and one per distinct other provider name. */
 	struct or_u64map *unknown_seen;
+	/* Read every file with this reader (or_reader_ops.format) instead of
+	 * probing; NULL to probe. */
+	const char *format;
 };
 
 int or_ctx_init(struct or_ctx *ctx);
@@ -57,7 +60,9 @@ void or_process_event(struct or_ctx *ctx, const struct or_event *ev);
  * per-stream state so the next file starts clean. */
 void or_end_stream(struct or_ctx *ctx, uint64_t next_index, uint64_t offset);
 
-/* Read one file with the reader that recognises it. Returns 0 when the file
+/* Read one file with the reader that recognises it (or ctx->format's).
+ * `in` need not seek: a pipe is read once, the probed head included.
+ * Returns 0 when the file
  * was read to its end (diagnostics may have been reported), -1 when it could
  * not be opened or recognised (reported on stderr or as a diagnostic). */
 int or_run_file(struct or_ctx *ctx, const char *path, FILE *in);

@@ -7,8 +7,11 @@
  * version), or per distinct provider name for other providers, at the first
  * such event; every one of them is counted in the statistics.
  */
+/* fopencookie (read a pipe's probed head again) needs _GNU_SOURCE, which
+ * the build defines (AC_USE_SYSTEM_EXTENSIONS). */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "check.h"
 #include "decode.h"
@@ -120,38 +123,90 @@ static void process_cb(void *arg, const struct or_event *ev)
 	or_process_event(arg, ev);
 }
 
+/* A stream that cannot seek back (a pipe) is read through this: first the
+ * head the probe consumed, then the rest; it also counts the bytes. */
+struct headed {
+	FILE *in;
+	uint8_t head[64];
+	size_t hlen, hpos;
+	uint64_t pos;
+};
+
+static ssize_t headed_read(void *cookie, char *buf, size_t n)
+{
+	struct headed *h = cookie;
+	size_t got = 0;
+
+	if (h->hpos < h->hlen) {
+		got = h->hlen - h->hpos < n ? h->hlen - h->hpos : n;
+		memcpy(buf, h->head + h->hpos, got);
+		h->hpos += got;
+	}
+	if (got < n) {
+		got += fread(buf + got, 1, n - got, h->in);
+		if (!got && ferror(h->in))
+			return -1;
+	}
+	h->pos += got;
+	return (ssize_t)got;
+}
+
+static const struct or_reader_ops *find_reader(const char *format)
+{
+	for (int i = 0; or_readers[i]; i++)
+		if (strcmp(or_readers[i]->format, format) == 0)
+			return or_readers[i];
+	return NULL;
+}
+
 int or_run_file(struct or_ctx *ctx, const char *path, FILE *in)
 {
-	uint8_t head[64];
+	static const cookie_io_functions_t headed_io = { .read = headed_read };
+	struct headed hd;
 	size_t n;
 	const struct or_reader_ops *ops = NULL;
 	struct or_reader *r;
 	struct or_event ev;
 	enum or_status st;
 	uint64_t next = 0, end_off = 0;
+	FILE *src = in, *piped = NULL;
+	int rc;
 
-	n = fread(head, 1, sizeof head, in);
-	for (int i = 0; n && or_readers[i]; i++)
-		if (or_readers[i]->probe(head, n)) {
-			ops = or_readers[i];
-			break;
+	memset(&hd, 0, sizeof hd);
+	hd.in = in;
+	if (ctx->format) {
+		ops = find_reader(ctx->format);
+		if (!ops) {
+			fprintf(stderr, "gcoracle: no reader for format %s\n", ctx->format);
+			return -1;
 		}
+	}
+	n = hd.hlen = fread(hd.head, 1, sizeof hd.head, in);
+	for (int i = 0; !ops && n && or_readers[i]; i++)
+		if (or_readers[i]->probe(hd.head, n))
+			ops = or_readers[i];
 	if (!ops) {
 		fprintf(stderr, "gcoracle: %s: %s\n", path,
 		        n ? "not a format this oracle reads" : "empty file");
 		return -1;
 	}
-	/* Readers read from the start: rewind, or for pipes push the head
-	 * back through a memory stream of head + rest. */
+	/* Readers read from the start: rewind a file; read a pipe through a
+	 * stream that gives the probed head back first. */
 	if (fseek(in, 0, SEEK_SET) != 0) {
-		fprintf(stderr, "gcoracle: %s: cannot rewind (pipes are not supported yet)\n",
-		        path);
-		return -1;
+		piped = fopencookie(&hd, "rb", headed_io);
+		if (!piped) {
+			fprintf(stderr, "gcoracle: %s: out of memory\n", path);
+			return -1;
+		}
+		src = piped;
 	}
 	memset(&ctx->info, 0, sizeof ctx->info);
 	ctx->info.pointer_size = 8;
-	if (ops->open(&r, in, ctx, &ctx->info) != 0)
+	if (ops->open(&r, src, ctx, &ctx->info) != 0) {
+		if (piped)
+			fclose(piped);
 		return -1;
+	}
 	while ((st = ops->next(r, &ev)) > OR_END) {
 		if (st == OR_SYNC) {
 			or_reorder_flush(&ctx->reorder, process_cb, ctx);
@@ -174,16 +229,20 @@ int or_run_file(struct or_ctx *ctx, const char *path, FILE *in)
 	or_reorder_flush(&ctx->reorder, process_cb, ctx);
 	or_reorder_free(&ctx->reorder);
 	ops->close(r);
-	{
+	if (piped) {
+		end_off = hd.pos;
+		fclose(piped);
+	} else {
 		long pos = ftell(in);
 		if (pos >= 0)
 			end_off = (uint64_t)pos;
 	}
 	ctx->stats.bytes += end_off;
 	or_end_stream(ctx, next, end_off);
+	rc = 0;
 	if (st == OR_IOERR) {
 		fprintf(stderr, "gcoracle: %s: read error\n", path);
-		return -1;
+		rc = -1;
 	}
-	return 0;
+	return rc;
 }

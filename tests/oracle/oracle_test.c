@@ -74,6 +74,14 @@ static size_t nwith(unsigned code)
 	return n;
 }
 
+static size_t nerrors(void)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < nrec; i++)
+		n += gcspec_diags[rec[i].code].severity == GCSPEC_ERROR;
+	return n;
+}
+
 static void ev(struct mb *m, unsigned e, const struct pl *p)
 {
 	const struct gcspec_event *s = &gcspec_events[e];
@@ -311,8 +319,30 @@ static void test_stream(void)
 	gcend(&m, 4, 0);
 	gcstart(&m, 5, 0, 0);
 	run(&m);
-	tap_ok(has(GCSPEC_DIAG_S002, 0) && has(GCSPEC_DIAG_S003, 2) && nwith(GCSPEC_DIAG_S001) == 0,
-	       "S002 for a GCEnd first, S003 for a GCStart open at the end");
+	tap_ok(has(GCSPEC_DIAG_S002, 0) && has(GCSPEC_DIAG_S003, 1) && nwith(GCSPEC_DIAG_S001) == 0,
+	       "S002 for a GCEnd first, S003 at the GCStart left open at the end");
+	fresh(&m);
+	gcend(&m, 5, 0);    /* the GC nested in a background GC */
+	gcend(&m, 4, 2);    /* the background GC */
+	gcend(&m, 3, 0);    /* no more: the trace has shown two ends */
+	run(&m);
+	tap_ok(has(GCSPEC_DIAG_S002, 0) && has(GCSPEC_DIAG_S002, 1) && has(GCSPEC_DIAG_S001, 2),
+	       "S002 for the first two GCEnds (a background GC and its nested GC), S001 for a third");
+	fresh(&m);
+	gcstart(&m, 5, 0, 2); /* a foreground GC first: inside a background GC */
+	gcend(&m, 5, 0);
+	gcend(&m, 4, 2);
+	run(&m);
+	tap_ok(nwith(GCSPEC_DIAG_S024) == 0 && has(GCSPEC_DIAG_S002, 2) && nerrors() == 0,
+	       "a foreground GC before any GCStart: the trace began inside a background GC (S002 at its end)");
+	fresh(&m);
+	gcstart(&m, 1, 0, 0);
+	gcstart(&m, 2, 0, 0); /* GC 1 lost its GCEnd */
+	gcend(&m, 2, 0);
+	full_gc(&m, 3);
+	run(&m);
+	tap_ok(has(GCSPEC_DIAG_S004, 1) && nerrors() == 1,
+	       "one lost GCEnd is reported once (S004), later GCs are clean");
 	fresh(&m);
 	full_gc(&m, 1);
 	gcend(&m, 1, 0);
@@ -347,9 +377,20 @@ static void test_stream(void)
 	run(&m);
 	tap_ok(nrec == 0, "a foreground GC inside a background GC is fine");
 	fresh(&m);
-	gcstart(&m, 1, 0, 2);
+	full_gc(&m, 1);
+	gcstart(&m, 2, 0, 2);
 	run(&m);
-	tap_ok(has(GCSPEC_DIAG_S024, 0), "S024 for a foreground GC outside a background GC");
+	tap_ok(has(GCSPEC_DIAG_S024, 6), "S024 for a foreground GC outside a background GC");
+	fresh(&m);
+	gcstart(&m, 1, 2, 1);
+	gcstart(&m, 2, 2, 1); /* a background GC inside one */
+	gcend(&m, 2, 2);
+	gcstart(&m, 3, 0, 2); /* still inside the first */
+	gcend(&m, 3, 0);
+	gcend(&m, 1, 2);
+	run(&m);
+	tap_ok(has(GCSPEC_DIAG_S024, 1) && nerrors() == 1,
+	       "S024 for a background GC inside a background GC, which goes on");
 	fresh(&m);
 	susp(&m, 1);
 	susp(&m, 1);
