@@ -50,6 +50,7 @@ static void help(void)
 	       "      --list-mutations[=F]  list the fault classes for format F (default: the\n"
 	       "                          --format; 'all': every class) and the codes they raise\n"
 	       "  -f, --format F          output format (default cbor)\n"
+	       "      --list-formats      list the output formats, one name per line\n"
 	       "      --pointer-size 4|8  pointer size (default: the profile's)\n"
 	       "      --stacks            give events call stacks (containers that record them)\n"
 	       "  -k, --keywords MASK     session keywords (default 0x1|0x2)\n"
@@ -178,7 +179,7 @@ static int close_and_rename(FILE *f, char *tmp, const char *path, int ok)
 int main(int argc, char **argv)
 {
 	enum { OPT_LIST_PROFILES = 256, OPT_LIST_MUTATIONS, OPT_POINTER_SIZE, OPT_SHARD, OPT_HEAPS,
-	       OPT_COVERAGE, OPT_STACKS };
+	       OPT_COVERAGE, OPT_STACKS, OPT_LIST_FORMATS };
 	static const struct option opts[] = {
 		{ "seed", required_argument, NULL, 's' },
 		{ "gcs", required_argument, NULL, 'g' },
@@ -191,6 +192,7 @@ int main(int argc, char **argv)
 		{ "list-mutations", optional_argument, NULL, OPT_LIST_MUTATIONS },
 		{ "stacks", no_argument, NULL, OPT_STACKS },
 		{ "format", required_argument, NULL, 'f' },
+		{ "list-formats", no_argument, NULL, OPT_LIST_FORMATS },
 		{ "pointer-size", required_argument, NULL, OPT_POINTER_SIZE },
 		{ "keywords", required_argument, NULL, 'k' },
 		{ "level", required_argument, NULL, 'l' },
@@ -261,6 +263,10 @@ int main(int argc, char **argv)
 		case OPT_LIST_PROFILES:
 			for (unsigned i = 0; i < gen_nprofiles; i++)
 				printf("%-10s %s\n", gen_profiles[i].name, gen_profiles[i].description);
+			return 0;
+		case OPT_LIST_FORMATS:
+			for (unsigned i = 0; gen_writer_formats[i]; i++)
+				puts(gen_writer_formats[i]->format);
 			return 0;
 		case OPT_LIST_MUTATIONS:
 			list_muts = 1;

@@ -38,6 +38,8 @@ struct or_check *or_check_new(void);
 void or_check_free(struct or_check *c);
 void or_check_event(struct or_ctx *ctx, const struct or_event *ev,
                     const struct or_decoded *dec);
+/* GC-S023, in file order: or_run_file() calls it for every event as read. */
+void or_check_timestamp(struct or_ctx *ctx, const struct or_event *ev);
 void or_check_end(struct or_ctx *ctx, uint64_t next_index, uint64_t offset);
 void or_check_reset(struct or_check *c);
 

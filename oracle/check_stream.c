@@ -460,9 +460,15 @@ static void join(struct or_ctx *ctx, struct inst *in, const struct or_event *ev,
 	}
 }
 
-static void timestamps(struct or_ctx *ctx, struct or_check *c,
-                       const struct or_event *ev, const char *sym)
+/* Per-thread order is a property of the file: a thread writes its events in
+ * order, so this runs in file order, before a container that groups events by
+ * thread (nettrace) has them sorted by time, which would hide the fault. */
+void or_check_timestamp(struct or_ctx *ctx, const struct or_event *ev)
 {
+	struct or_check *c = ctx->check;
+	const struct gcspec_event *spec = ev->provider >= 0
+		? gcspec_lookup((unsigned)ev->provider, ev->id, ev->version) : NULL;
+	const char *sym = spec ? spec->symbol : NULL;
 	uint64_t *last = or_u64map_get(c->threads, ev->thread_id);
 
 	if (last) {
@@ -524,7 +530,6 @@ void or_check_event(struct or_ctx *ctx, const struct or_event *ev,
 	const char *sym = dec ? dec->spec->symbol : NULL;
 	struct inst *in;
 
-	timestamps(ctx, c, ev, sym);
 	if (!dec)
 		return;
 	ei = &or_evinfo[dec->spec - gcspec_events];
