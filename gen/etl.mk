@@ -8,3 +8,4 @@ gen_libgcetl_w_a_SOURCES = \
 # gcgen gets the same writer through libgcgen (writer_table.c lists it).
 gen_libgcgen_a_SOURCES += \
 	gen/write_etl.c gen/mutate_etl.c gen/mutate_etl_table.c
+EXTRA_DIST += docs/etl.md

@@ -44,7 +44,13 @@ struct gen_etl_opts {
 	unsigned foreign_every;
 };
 
+/* "etl": the runtime's events alone. "etl-merged": a kernel record after
+ * every GEN_ETL_MERGED_KERNEL_EVERY events, as traces merged with a kernel
+ * session have (the reader passes them over; the events and their indexes
+ * are those of "etl"). */
+#define GEN_ETL_MERGED_KERNEL_EVERY 8
 extern const struct gen_writer_ops gen_write_etl_ops;
+extern const struct gen_writer_ops gen_write_etl_merged_ops;
 
 /* A new writer with these options (NULL: defaults), or NULL when memory
  * runs out. Drive it with gen_write_etl_ops (begin, event..., end,

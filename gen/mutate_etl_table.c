@@ -24,34 +24,35 @@ static int apply(const struct gen_container_fault *f, const uint8_t *in, size_t 
 /* Events a reader passes over leave their GC's other events unpaired: any
  * stream diagnostic may follow. */
 #define LOST "GC-S*"
+#define ETL "etl,etl-merged"
 
 const struct gen_container_fault gen_etl_container_faults[] = {
-	{ "truncate", "etl", "GC-W002", LOST, 0,
+	{ "truncate", ETL, "GC-W002", LOST, 0,
 	  "cut the file inside a buffer after the logfile header's", apply, GEN_ETLF_TRUNCATE },
-	{ "truncate-at-buffer", "etl", "GC-W002", LOST, 0,
+	{ "truncate-at-buffer", ETL, "GC-W002", LOST, 0,
 	  "cut the file at a buffer boundary (fewer buffers than BuffersWritten)", apply,
 	  GEN_ETLF_TRUNCATE_BUFFER },
-	{ "bad-logfile-header", "etl", "GC-W001", "", 0,
+	{ "bad-logfile-header", ETL, "GC-W001", "", 0,
 	  "the first record is not a logfile header (group 5)", apply, GEN_ETLF_BAD_LOGFILE_HEADER },
-	{ "buffer-size", "etl", "GC-W003", LOST, 0,
+	{ "buffer-size", ETL, "GC-W003", LOST, 0,
 	  "a buffer's BufferSize differs from the file's", apply, GEN_ETLF_BUFFER_SIZE },
-	{ "buffer-offset", "etl", "GC-W004", LOST, 0,
+	{ "buffer-offset", ETL, "GC-W004", LOST, 0,
 	  "a buffer's end of data (Offset) past the buffer", apply, GEN_ETLF_BUFFER_OFFSET },
-	{ "saved-offset", "etl", "GC-W004", "", 0,
+	{ "saved-offset", ETL, "GC-W004", "", 0,
 	  "a buffer's SavedOffset disagrees with its Offset", apply, GEN_ETLF_SAVED_OFFSET },
-	{ "record-crosses-buffer", "etl", "GC-W005", LOST, 0,
+	{ "record-crosses-buffer", ETL, "GC-W005", LOST, 0,
 	  "a buffer's last record runs past its end of data", apply, GEN_ETLF_RECORD_CROSSES },
-	{ "record-size", "etl", "GC-W006", LOST, 0,
+	{ "record-size", ETL, "GC-W006", LOST, 0,
 	  "an EVENT_HEADER record's Size below its 0x50-byte header", apply, GEN_ETLF_RECORD_SIZE },
-	{ "unknown-header-type", "etl", "GC-W007", LOST, 0,
+	{ "unknown-header-type", ETL, "GC-W007", LOST, 0,
 	  "a record of header type 0x30 (unknown size)", apply, GEN_ETLF_UNKNOWN_HEADER },
-	{ "buffer-count", "etl", "GC-W008", "", 0,
+	{ "buffer-count", ETL, "GC-W008", "", 0,
 	  "the logfile header's BuffersWritten one short of the buffers present", apply,
 	  GEN_ETLF_BUFFER_COUNT },
-	{ "extended-data", "etl", "GC-W009", LOST, 1,
+	{ "extended-data", ETL, "GC-W009", LOST, 1,
 	  "an event's extended data item runs past the record (writes stacks)", apply,
 	  GEN_ETLF_EXTENDED_DATA },
-	{ "pointer-size", "etl", "GC-W011", "", 0,
+	{ "pointer-size", ETL, "GC-W011", "", 0,
 	  "logfile header PointerSize 3", apply, GEN_ETLF_POINTER_SIZE },
 };
 const unsigned gen_etl_ncontainer_faults =

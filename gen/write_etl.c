@@ -484,6 +484,19 @@ static struct gen_writer *create(void)
 	return gen_etl_new(NULL);
 }
 
+static struct gen_writer *create_merged(void)
+{
+	struct gen_etl_opts o = { 0, GEN_ETL_MERGED_KERNEL_EVERY, 0 };
+	struct gen_writer *w = gen_etl_new(&o);
+
+	if (w)
+		w->ops = &gen_write_etl_merged_ops;
+	return w;
+}
+
 const struct gen_writer_ops gen_write_etl_ops = {
 	"etl", "ETW .etl as Windows writes it (64 KiB buffers, EVENT_HEADER records)",
 	create, etl_begin, etl_event, etl_end, etl_destroy };
+const struct gen_writer_ops gen_write_etl_merged_ops = {
+	"etl-merged", "ETW .etl with kernel records between the runtime's, as merged traces have",
+	create_merged, etl_begin, etl_event, etl_end, etl_destroy };

@@ -222,6 +222,25 @@ static void foreign(void)
 	free(b);
 }
 
+/* Without NO_PER_PROCESSOR_BUFFERING the reader says the file is grouped by
+ * processor, and reads it all the same. */
+static void per_processor(void)
+{
+	struct gen_etl_opts o = { 2048, 0, 0 };
+	struct readback rb;
+	size_t len;
+	uint8_t *b;
+
+	et_make(&st, 300, 6, 0);
+	b = et_write(&st, &o, 8, &len);
+	b[0x48 + 0x20 + 0x23] = 0; /* LogFileMode's top byte */
+	read_back(b, len, &rb);
+	tap_ok(rb.same == st.n && rb.d.n == 0 && rb.info.unordered == OR_BY_PROCESSOR,
+	       "a per-processor buffered file is read as grouped by processor (unordered = %u)",
+	       rb.info.unordered);
+	free(b);
+}
+
 /* A stream that cannot seek gets the same bytes, spooled. */
 static void pipe_output(void)
 {
@@ -308,6 +327,7 @@ int main(void)
 	clock_fields();
 	stacks();
 	foreign();
+	per_processor();
 	pipe_output();
 	deterministic();
 	refusals();
