@@ -231,8 +231,10 @@ static int logfile_header(struct etr_reader *r, size_t got, struct or_stream_inf
 	uint32_t size, ps, boot, flags;
 	uint64_t freq;
 
-	if (got < BUFHDR + 0x20 + 0x38)
-		return bad_header(r, BUFHDR, "the first buffer is too short for a logfile header");
+	if (got < BUFHDR + 0x20 + 0x38) {
+		say(r, GCSPEC_DIAG_W002, UINT64_MAX, got, "file ends inside the logfile header record");
+		return -1;
+	}
 	if ((h[3] & 0xC0) != 0xC0 || (h[2] != 0x01 && h[2] != 0x02) || h[6] != 0 || h[7] != 0)
 		return bad_header(r, BUFHDR,
 		                  "the first record is not a logfile header (SYSTEM header, group 0, type 0)");
@@ -245,8 +247,12 @@ static int logfile_header(struct etr_reader *r, size_t got, struct or_stream_inf
 		ps = h[2] == 0x01 ? 4 : 8;
 	}
 	boot = ((0x38 + 2 * ps + 0xAC) + 7u) & ~7u;
-	if (size < 0x20 + boot + 32 || BUFHDR + size > got || BUFHDR + size > r->bsize)
+	if (size < 0x20 + boot + 32 || BUFHDR + size > r->bsize)
 		return bad_header(r, BUFHDR + 4, "the logfile header record's size does not hold TRACE_LOGFILE_HEADER");
+	if (BUFHDR + size > got) {
+		say(r, GCSPEC_DIAG_W002, UINT64_MAX, got, "file ends inside the logfile header record");
+		return -1;
+	}
 	if (le32(lf) != r->bsize)
 		say(r, GCSPEC_DIAG_W003, UINT64_MAX, BUFHDR + 0x20,
 		    "logfile header BufferSize %u, the first buffer's is %u", le32(lf), r->bsize);
