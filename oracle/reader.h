@@ -29,6 +29,8 @@
 /* OR_SYNC: the reader passed a point before which every event of the file
  * has been returned (a nettrace sequence point); only readers that set
  * or_stream_info.unordered return it. */
+#define OR_BY_PROCESSOR 2
+
 enum or_status { OR_SYNC = 2, OR_EVENT = 1, OR_END = 0, OR_IOERR = -1 };
 
 struct or_stream_info {
@@ -40,7 +42,10 @@ struct or_stream_info {
 	uint32_t process_id;
 	/* 1 when the container groups events by thread rather than by time
 	 * (nettrace): the runner then sorts them by timestamp between OR_SYNC
-	 * points before checking the stream. */
+	 * points before checking the stream. OR_BY_PROCESSOR when it groups
+	 * them by processor (ETW per-processor buffers): sorted the same way,
+	 * and a thread that moved between processors has its events out of
+	 * order in the file, so per-thread order (GC-S023) is not checked. */
 	uint8_t unordered;
 };
 

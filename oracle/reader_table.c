@@ -7,9 +7,11 @@
 
 extern const struct or_reader_ops or_read_model;
 extern const struct or_reader_ops or_read_nettrace;
+extern const struct or_reader_ops or_read_etl;
 
 const struct or_reader_ops *const or_readers[] = {
 	&or_read_nettrace,
+	&or_read_etl,
 	&or_read_model,
 	NULL
 };

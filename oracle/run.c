@@ -214,7 +214,8 @@ int or_run_file(struct or_ctx *ctx, const char *path, FILE *in)
 		}
 		next = ev.index + 1;
 		end_off = ev.payload_offset + ev.payload_len;
-		or_check_timestamp(ctx, &ev);
+		if (ctx->info.unordered != OR_BY_PROCESSOR)
+			or_check_timestamp(ctx, &ev);
 		if (!ctx->info.unordered) {
 			or_process_event(ctx, &ev);
 			continue;
