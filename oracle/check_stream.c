@@ -117,6 +117,7 @@ void or_evinfo_init(void)
 		ei->jointype = idx(e, "JoinType");
 		ei->address = idx(e, "Address");
 		ei->handle = idx(e, "HandleID");
+		ei->hkind = idx(e, "Kind");
 		ei->numheaps = idx(e, "NumHeaps");
 		ei->servergc = idx(e, "ServerGC");
 	}
@@ -424,6 +425,30 @@ static void object(struct or_ctx *ctx, struct or_u64map **mapp, int create,
 	}
 }
 
+/* SetGCHandle is fired on every store into a handle, not only when it is
+ * made (the runtime's HndAssignHandle, HndFirstAssignHandle and interlocked
+ * exchange log it too), so a set on a live handle is normal. What cannot
+ * change while a handle lives is its kind: the runtime reads it from the
+ * handle's block, which keeps one type until all its handles are freed. A
+ * live handle's value is LIVE plus its kind shifted past the state bits. */
+static void handle_set(struct or_ctx *ctx, struct or_u64map **mapp, uint64_t key,
+                       uint64_t kind, const struct or_event *ev, const char *sym)
+{
+	uint64_t *st, live = LIVE | (kind << 2);
+
+	if (!*mapp && !(*mapp = or_u64map_new(OR_OBJ_LIMIT)))
+		return;
+	st = or_u64map_get(*mapp, key);
+	if (st && (*st & 3) == LIVE && *st != live)
+		REP(GCSPEC_DIAG_S019, "handle 0x%llx is set as kind %llu while it is live as kind %llu",
+		    (unsigned long long)key, (unsigned long long)kind,
+		    (unsigned long long)(*st >> 2));
+	if (or_u64map_put(*mapp, key, live) == 0)
+		return;
+	or_u64map_drop_value(*mapp, DEAD);
+	or_u64map_put(*mapp, key, live);
+}
+
 static void join(struct or_ctx *ctx, struct inst *in, const struct or_event *ev,
                  const struct or_decoded *dec, const struct or_evinfo *ei)
 {
@@ -585,13 +610,16 @@ void or_check_event(struct or_ctx *ctx, const struct or_event *ev,
 			                                   : GCSPEC_DIAG_S018,
 			       "segment");
 		break;
-	case OR_K_HANDLE_SET: case OR_K_HANDLE_DESTROY:
+	case OR_K_HANDLE_SET:
+		if (ei->handle >= 0 && (unsigned)ei->handle < dec->nvalid &&
+		    ei->hkind >= 0 && (unsigned)ei->hkind < dec->nvalid)
+			handle_set(ctx, &in->handles, dec->v[ei->handle].u,
+			           dec->v[ei->hkind].u, ev, sym);
+		break;
+	case OR_K_HANDLE_DESTROY:
 		if (ei->handle >= 0 && (unsigned)ei->handle < dec->nvalid)
-			object(ctx, &in->handles, ei->kind == OR_K_HANDLE_SET,
-			       dec->v[ei->handle].u, ev, sym,
-			       ei->kind == OR_K_HANDLE_SET ? GCSPEC_DIAG_S019
-			                                   : GCSPEC_DIAG_S020,
-			       "handle");
+			object(ctx, &in->handles, 0, dec->v[ei->handle].u, ev, sym,
+			       GCSPEC_DIAG_S020, "handle");
 		break;
 	case OR_K_FIN_BEGIN:
 		if (in->fin_running)

@@ -490,15 +490,27 @@ static void test_stream(void)
 	pl_u64(&p, 0x50); pl_u64(&p, 0x60); pl_u32(&p, 1); pl_u32(&p, 0);
 	pl_u64(&p, 0); pl_u16(&p, 0);
 	ev(&m, GCSPEC_EV_SetGCHandle, &p);
-	ev(&m, GCSPEC_EV_SetGCHandle, &p);
+	ev(&m, GCSPEC_EV_SetGCHandle, &p);         /* a store into a live handle: fine */
+	p.n = 0;
+	pl_u64(&p, 0x50); pl_u64(&p, 0x60); pl_u32(&p, 2); pl_u32(&p, 0);
+	pl_u64(&p, 0); pl_u16(&p, 0);
+	ev(&m, GCSPEC_EV_SetGCHandle, &p);         /* the same live handle as another kind */
 	p.n = 0;
 	pl_u64(&p, 0x70); pl_u16(&p, 0);
 	ev(&m, GCSPEC_EV_DestroyGCHandle, &p);
 	ev(&m, GCSPEC_EV_DestroyGCHandle, &p);
+	p.n = 0;
+	pl_u64(&p, 0x50); pl_u16(&p, 0);
+	ev(&m, GCSPEC_EV_DestroyGCHandle, &p);
+	p.n = 0;
+	pl_u64(&p, 0x50); pl_u64(&p, 0x60); pl_u32(&p, 0); pl_u32(&p, 0);
+	pl_u64(&p, 0); pl_u16(&p, 0);
+	ev(&m, GCSPEC_EV_SetGCHandle, &p);         /* freed, then reused as another kind: fine */
 	run(&m);
-	tap_ok(has(GCSPEC_DIAG_S019, 1) && !has(GCSPEC_DIAG_S020, 2) && has(GCSPEC_DIAG_S020, 3) &&
+	tap_ok(!has(GCSPEC_DIAG_S019, 1) && has(GCSPEC_DIAG_S019, 2) && nwith(GCSPEC_DIAG_S019) == 1 &&
+	       !has(GCSPEC_DIAG_S020, 3) && has(GCSPEC_DIAG_S020, 4) && nwith(GCSPEC_DIAG_S020) == 1 &&
 	       nwith(GCSPEC_DIAG_P001) == 0,
-	       "handles: S019 for a second set, S020 for a second destroy only");
+	       "handles: S019 for a live handle set as another kind only, S020 for a second destroy only");
 	fresh(&m);
 	p.n = 0;
 	pl_u32(&p, 0); pl_u16(&p, 0);
