@@ -568,8 +568,15 @@ void or_check_timestamp(struct or_ctx *ctx, const struct or_event *ev)
 	const struct gcspec_event *spec = ev->provider >= 0
 		? gcspec_lookup((unsigned)ev->provider, ev->id, ev->version) : NULL;
 	const char *sym = spec ? spec->symbol : NULL;
-	uint64_t *last = or_u64map_get(c->threads, ev->thread_id);
+	uint64_t *last;
 
+	/* Thread id 0 is no thread: the runtime writes it for threads it no
+	 * longer knows by OS id (a terminating thread clearing its handles,
+	 * seen in real .NET 10 traces), so several threads' events share it
+	 * and their timestamps interleave. */
+	if (ev->thread_id == 0)
+		return;
+	last = or_u64map_get(c->threads, ev->thread_id);
 	if (last) {
 		if (ev->timestamp < *last)
 			REP(GCSPEC_DIAG_S023,

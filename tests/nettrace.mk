@@ -15,3 +15,7 @@ tests_nettrace_ntdump_CPPFLAGS = $(NETTRACE_TEST_CPPFLAGS)
 tests_nettrace_ntdump_LDADD = $(NETTRACE_TEST_LIBS)
 
 TESTS += tests/nettrace/roundtrip tests/nettrace/faults
+
+# gcgen's nettrace shape flags: the shape changes, the decoded events do not.
+TESTS += tests/nettrace/gcgen_shapes.py
+EXTRA_DIST += tests/nettrace/gcgen_shapes.py

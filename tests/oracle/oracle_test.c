@@ -580,6 +580,16 @@ static void test_stream(void)
 	run(&m);
 	tap_ok(has(GCSPEC_DIAG_S023, 1), "S023 for a timestamp going backwards on one thread");
 	fresh(&m);
+	ev_thread = 0;
+	m.ts = 100;
+	clr_only(&m, GCSPEC_EV_GCFinalizersBegin_V1);
+	m.ts = 0;
+	clr_only(&m, GCSPEC_EV_GCFinalizersEnd_V1);
+	ev_thread = 1;
+	run(&m);
+	tap_ok(nwith(GCSPEC_DIAG_S023) == 0,
+	       "no S023 on thread id 0: the runtime writes it for several threads it no longer knows");
+	fresh(&m);
 	mb_event(&m, 1, 4, NULL);
 	mb_event(&m, 1, 4, NULL);
 	mb_event(&m, 999, 0, NULL);
