@@ -19,3 +19,10 @@ TESTS += tests/nettrace/roundtrip tests/nettrace/faults
 # gcgen's nettrace shape flags: the shape changes, the decoded events do not.
 TESTS += tests/nettrace/gcgen_shapes.py
 EXTRA_DIST += tests/nettrace/gcgen_shapes.py
+
+# make bench: nettrace write and read throughput (MB/s, events/s), end to end.
+bench: bench-nettrace
+bench-nettrace: gen/gcgen oracle/gcoracle tests/nettrace/ntdump
+	@$(SHELL) $(top_srcdir)/tests/nettrace/bench.sh .
+.PHONY: bench-nettrace
+EXTRA_DIST += tests/nettrace/bench.sh
