@@ -20,6 +20,7 @@
 #include "exhaustive.h"
 #include "mutate.h"
 #include "mutate_container.h"
+#include "nettrace_w.h"
 #include "profiles.h"
 #include "rng.h"
 #include "sim.h"
@@ -61,7 +62,17 @@ static void help(void)
 	       "      --coverage          print the exhaustive coverage report to stderr\n"
 	       "  -q, --quiet             no progress line\n"
 	       "  -h, --help              show this help and exit\n"
-	       "  -V, --version           show version and exit\n\nFormats:\n", progname);
+	       "  -V, --version           show version and exit\n"
+	       "\nnettrace shapes (the nettrace formats only):\n"
+	       "      --uncompressed-headers  uncompressed event headers (legal, rarely written)\n"
+	       "      --block-bytes N     end an EventBlock once it holds N bytes (default 100000,\n"
+	       "                          at most 8388608): many small blocks or few large ones\n"
+	       "      --sp-every N        a sequence point after every N EventBlocks (default 0:\n"
+	       "                          only the one at the end)\n"
+	       "      --metadata WHEN     first-use (default: each event type's metadata just\n"
+	       "                          before its first event, so late for late types) or\n"
+	       "                          upfront (every spec event's metadata before any event)\n"
+	       "\nFormats:\n", progname);
 	for (unsigned i = 0; gen_writer_formats[i]; i++)
 		printf("  %-12s %s\n", gen_writer_formats[i]->format, gen_writer_formats[i]->description);
 	exit(0);
@@ -179,7 +190,8 @@ static int close_and_rename(FILE *f, char *tmp, const char *path, int ok)
 int main(int argc, char **argv)
 {
 	enum { OPT_LIST_PROFILES = 256, OPT_LIST_MUTATIONS, OPT_POINTER_SIZE, OPT_SHARD, OPT_HEAPS,
-	       OPT_COVERAGE, OPT_STACKS, OPT_LIST_FORMATS };
+	       OPT_COVERAGE, OPT_STACKS, OPT_LIST_FORMATS, OPT_UNCOMPRESSED, OPT_BLOCK_BYTES,
+	       OPT_SP_EVERY, OPT_METADATA };
 	static const struct option opts[] = {
 		{ "seed", required_argument, NULL, 's' },
 		{ "gcs", required_argument, NULL, 'g' },
@@ -194,6 +206,10 @@ int main(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "list-formats", no_argument, NULL, OPT_LIST_FORMATS },
 		{ "pointer-size", required_argument, NULL, OPT_POINTER_SIZE },
+		{ "uncompressed-headers", no_argument, NULL, OPT_UNCOMPRESSED },
+		{ "block-bytes", required_argument, NULL, OPT_BLOCK_BYTES },
+		{ "sp-every", required_argument, NULL, OPT_SP_EVERY },
+		{ "metadata", required_argument, NULL, OPT_METADATA },
 		{ "keywords", required_argument, NULL, 'k' },
 		{ "level", required_argument, NULL, 'l' },
 		{ "shard", required_argument, NULL, OPT_SHARD },
@@ -215,6 +231,10 @@ int main(int argc, char **argv)
 	int classes[64];
 	unsigned nclasses = 0;
 	int c, rc = 1;
+	/* nettrace shape options: -1 (and 0 for block_bytes) mean "as the format has it" */
+	int nt_uncompressed = -1, nt_upfront = -1, nt_given = 0;
+	uint64_t nt_block_bytes = 0;
+	int64_t nt_sp_every = -1;
 
 	if (argv[0] && strrchr(argv[0], '/'))
 		progname = strrchr(argv[0], '/') + 1;
@@ -241,6 +261,28 @@ int main(int argc, char **argv)
 			psize = (unsigned)parse_u64(optarg, "--pointer-size");
 			if (psize != 4 && psize != 8)
 				usage_error("pointer size must be 4 or 8, not '%s'", optarg);
+			break;
+		case OPT_UNCOMPRESSED: nt_uncompressed = 1; nt_given = 1; break;
+		case OPT_BLOCK_BYTES:
+			nt_block_bytes = parse_u64(optarg, "--block-bytes");
+			if (nt_block_bytes == 0 || nt_block_bytes > 8388608)
+				usage_error("--block-bytes must be 1..8388608, not '%s'", optarg);
+			nt_given = 1;
+			break;
+		case OPT_SP_EVERY:
+			nt_sp_every = (int64_t)parse_u64(optarg, "--sp-every");
+			if (nt_sp_every > 1000000)
+				usage_error("--sp-every '%s' is above 1000000", optarg);
+			nt_given = 1;
+			break;
+		case OPT_METADATA:
+			if (strcmp(optarg, "upfront") == 0)
+				nt_upfront = 1;
+			else if (strcmp(optarg, "first-use") == 0)
+				nt_upfront = 0;
+			else
+				usage_error("--metadata is first-use or upfront, not '%s'", optarg);
+			nt_given = 1;
 			break;
 		case 'k': keywords = parse_u64(optarg, "--keywords"); break;
 		case 'l':
@@ -295,6 +337,9 @@ int main(int argc, char **argv)
 		usage_error("unknown profile '%s' (see --list-profiles)", profile_name);
 	if (!ops)
 		usage_error("unknown format '%s' (see --help)", format);
+	if (nt_given && strncmp(format, "nettrace", 8) != 0)
+		usage_error("--uncompressed-headers, --block-bytes, --sp-every and --metadata "
+			    "shape nettrace files, not --format %s", format);
 	if (mutate) {
 		if (strcmp(mutate, "all") == 0) {
 			for (unsigned i = 0; i < gen_nmutation_classes; i++)
@@ -399,6 +444,20 @@ int main(int argc, char **argv)
 		goto done;
 	}
 	w->ops = ops;
+	if (nt_given) {
+		struct gen_nettrace_opts o;
+
+		gen_nettrace_get_opts(w, &o);
+		if (nt_uncompressed >= 0)
+			o.uncompressed = nt_uncompressed;
+		if (nt_block_bytes)
+			o.block_bytes = (uint32_t)nt_block_bytes;
+		if (nt_sp_every >= 0)
+			o.sp_every = (uint32_t)nt_sp_every;
+		if (nt_upfront >= 0)
+			o.metadata_upfront = nt_upfront;
+		gen_nettrace_set_opts(w, &o);
+	}
 	/* A container fault needs the whole valid file first: keep it in memory. */
 	if (container && !(valid = open_memstream(&valid_buf, &valid_len))) {
 		fprintf(stderr, "%s: out of memory\n", progname);

@@ -726,6 +726,11 @@ struct gen_writer *gen_nettrace_new(const struct gen_nettrace_opts *opts)
 	return &w->base;
 }
 
+void gen_nettrace_get_opts(const struct gen_writer *gw, struct gen_nettrace_opts *opts)
+{
+	*opts = ((const struct nt_writer *)(const void *)gw)->o;
+}
+
 void gen_nettrace_set_opts(struct gen_writer *gw, const struct gen_nettrace_opts *opts)
 {
 	W(gw)->o = *opts;

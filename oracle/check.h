@@ -28,7 +28,7 @@ enum or_kind {
 struct or_evinfo {
 	uint8_t kind;
 	int8_t count, depth, type, clr, heap, amount, amount64, jointime, jointype,
-	       address, handle, numheaps, servergc;
+	       address, handle, hkind, numheaps, servergc;
 };
 
 extern struct or_evinfo or_evinfo[GCSPEC_NEVENTS];

@@ -22,6 +22,7 @@ field names the value in its `values` (a value the document gives the wrong numb
 Standard library only (Python 3.11+).
 """
 import os
+import re
 import sys
 import tomllib
 
@@ -333,8 +334,13 @@ def main():
         for k in ("says", "truth", "source"):
             if not isinstance(er.get(k), str) or not er.get(k).strip():
                 bad.append(f"{k} must be a non-empty string")
-        if not isinstance(er.get("confirmed"), str):
-            bad.append("confirmed must be a string (empty until a real trace confirms it)")
+        conf = er.get("confirmed")
+        if conf is not None and not (
+                isinstance(conf, dict) and set(conf) == {"runtime", "rid"}
+                and re.fullmatch(r"\d+\.\d+\.\d+", str(conf["runtime"]))
+                and re.fullmatch(r"[a-z]+-[a-z0-9]+", str(conf["rid"]))):
+            bad.append("confirmed, when present, must be { runtime = \"MAJOR.MINOR.PATCH\", "
+                       "rid = \"os-arch\" } (absent until a real trace shows the erratum)")
         tap.ok(not bad, f"{eid}: names an existing event, field and documents", "\n".join(bad))
         idle = [d for d in er.get("docs", []) if (eid, d) not in used_by_sources
                 and not any(x.doc == d and x.covered_by(er) for x in all_diffs)]
