@@ -58,6 +58,10 @@ static void help(void)
 	       "      --shard I/N         generate shard I of N (seed derived per shard)\n"
 	       "  -o, --output FILE       write to FILE (default: stdout)\n"
 	       "  -e, --expect FILE       write expected diagnostics as JSON lines\n"
+	       "      --values FILE       also write the same events as a CBOR model stream:\n"
+	       "                          every event's header and field values (ground truth)\n"
+	       "  -O, --writer-option K=V container option (nettrace: block-bytes, sp-every,\n"
+	       "                          uncompressed, metadata-upfront); repeatable\n"
 	       "      --coverage          print the exhaustive coverage report to stderr\n"
 	       "  -q, --quiet             no progress line\n"
 	       "  -h, --help              show this help and exit\n"
@@ -179,7 +183,7 @@ static int close_and_rename(FILE *f, char *tmp, const char *path, int ok)
 int main(int argc, char **argv)
 {
 	enum { OPT_LIST_PROFILES = 256, OPT_LIST_MUTATIONS, OPT_POINTER_SIZE, OPT_SHARD, OPT_HEAPS,
-	       OPT_COVERAGE, OPT_STACKS, OPT_LIST_FORMATS };
+	       OPT_COVERAGE, OPT_STACKS, OPT_LIST_FORMATS, OPT_VALUES };
 	static const struct option opts[] = {
 		{ "seed", required_argument, NULL, 's' },
 		{ "gcs", required_argument, NULL, 'g' },
@@ -199,6 +203,8 @@ int main(int argc, char **argv)
 		{ "shard", required_argument, NULL, OPT_SHARD },
 		{ "output", required_argument, NULL, 'o' },
 		{ "expect", required_argument, NULL, 'e' },
+		{ "values", required_argument, NULL, OPT_VALUES },
+		{ "writer-option", required_argument, NULL, 'O' },
 		{ "coverage", no_argument, NULL, OPT_COVERAGE },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -211,6 +217,9 @@ int main(int argc, char **argv)
 	const char *list_format = NULL;
 	const struct gen_container_fault *container = NULL;
 	const char *profile_name = "net8", *format = "cbor", *output = NULL, *expect_path = NULL;
+	const char *values_path = NULL;
+	char *wopts[16];
+	unsigned nwopts = 0;
 	char *mutate = NULL;
 	int classes[64];
 	unsigned nclasses = 0;
@@ -218,7 +227,7 @@ int main(int argc, char **argv)
 
 	if (argv[0] && strrchr(argv[0], '/'))
 		progname = strrchr(argv[0], '/') + 1;
-	while ((c = getopt_long(argc, argv, "s:g:n:p:m:M:f:k:l:o:e:qhV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:g:n:p:m:M:f:k:l:o:e:O:qhV", opts, NULL)) != -1) {
 		switch (c) {
 		case 's': seed = parse_u64(optarg, "--seed"); break;
 		case 'g': gcs = parse_u64(optarg, "--gcs"); break;
@@ -255,6 +264,12 @@ int main(int argc, char **argv)
 			break;
 		case 'o': output = optarg; break;
 		case 'e': expect_path = optarg; break;
+		case OPT_VALUES: values_path = optarg; break;
+		case 'O':
+			if (!strchr(optarg, '=') || nwopts == sizeof wopts / sizeof wopts[0])
+				usage_error("--writer-option wants KEY=VALUE (at most 16), not '%s'", optarg);
+			wopts[nwopts++] = optarg;
+			break;
 		case OPT_COVERAGE: coverage = 1; break;
 		case OPT_STACKS: stacks = 1; break;
 		case 'q': quiet = 1; break;
@@ -355,8 +370,8 @@ int main(int argc, char **argv)
 			seed = gen_splitmix64(&st);
 	}
 
-	FILE *out = stdout, *expectf = NULL, *valid = NULL;
-	char *tmp = NULL, *etmp = NULL, *valid_buf = NULL;
+	FILE *out = stdout, *expectf = NULL, *valid = NULL, *valuesf = NULL;
+	char *tmp = NULL, *etmp = NULL, *vtmp = NULL, *valid_buf = NULL;
 	size_t valid_len = 0;
 
 	if (output && !(out = open_temp(output, &tmp))) {
@@ -367,6 +382,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: cannot create a file beside %s: %s\n", progname, expect_path, strerror(errno));
 		if (tmp)
 			close_and_rename(out, tmp, output, 0);
+		return 1;
+	}
+
+	if (values_path && !(valuesf = open_temp(values_path, &vtmp))) {
+		fprintf(stderr, "%s: cannot create a file beside %s: %s\n", progname, values_path, strerror(errno));
+		if (tmp)
+			close_and_rename(out, tmp, output, 0);
+		if (etmp)
+			close_and_rename(expectf, etmp, expect_path, 0);
 		return 1;
 	}
 
@@ -399,12 +423,43 @@ int main(int argc, char **argv)
 		goto done;
 	}
 	w->ops = ops;
+	for (unsigned i = 0; i < nwopts; i++) {
+		char *eq = strchr(wopts[i], '=');
+
+		*eq = 0;
+		if (!ops->option) {
+			fprintf(stderr, "%s: format %s takes no writer options\n", progname, format);
+			rc = 2;
+			goto done;
+		}
+		if (ops->option(w, wopts[i], eq + 1) < 0) {
+			fprintf(stderr, "%s: %s\n", progname, gen_writer_error(w));
+			rc = 2;
+			goto done;
+		}
+	}
+	if (valuesf) {
+		/* The model stream of the same events, beside the container. */
+		struct gen_writer *m = gen_write_model_ops.create();
+
+		if (!m) {
+			fprintf(stderr, "%s: out of memory\n", progname);
+			goto done;
+		}
+		m->ops = &gen_write_model_ops;
+		w = gen_writer_tee(w, m, valuesf);
+		ws.w = w;
+		if (!w) {
+			fprintf(stderr, "%s: out of memory\n", progname);
+			goto done;
+		}
+	}
 	/* A container fault needs the whole valid file first: keep it in memory. */
 	if (container && !(valid = open_memstream(&valid_buf, &valid_len))) {
 		fprintf(stderr, "%s: out of memory\n", progname);
 		goto done;
 	}
-	if (ops->begin(w, valid ? valid : out, &info) < 0) {
+	if (w->ops->begin(w, valid ? valid : out, &info) < 0) {
 		fprintf(stderr, "%s: %s\n", progname, gen_writer_error(w));
 		goto done;
 	}
@@ -421,7 +476,7 @@ int main(int argc, char **argv)
 	}
 	e.stacks = stacks;
 	if (exhaustive) {
-		ok = gen_exhaustive_run(&e, profile, seed, info.start_ticks, &cov) == 0;
+		ok = gen_exhaustive_run(&e, profile, seed, info.start_ticks, &cov, expectf) == 0;
 		if (ok && coverage)
 			gen_coverage_report(&cov, stderr);
 	} else {
@@ -442,7 +497,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", progname, gen_mutator_sink(mut)->error);
 		ok = 0;
 	}
-	if (ok && ops->end(w) < 0) {
+	if (ok && w->ops->end(w) < 0) {
 		fprintf(stderr, "%s: %s\n", progname, gen_writer_error(w));
 		ok = 0;
 	}
@@ -467,12 +522,15 @@ done:
 	free(valid_buf);
 	gen_mutator_free(mut);
 	if (w)
-		ops->destroy(w);
-	if (tmp && close_and_rename(out, tmp, output, rc == 0) < 0)
+		w->ops->destroy(w);
+	/* A failure keeps its status (2: bad usage); a failed close makes it 1. */
+	if (tmp && close_and_rename(out, tmp, output, rc == 0) < 0 && rc == 0)
 		rc = 1;
 	else if (!tmp && fflush(stdout) != 0)
 		rc = 1;
-	if (etmp && close_and_rename(expectf, etmp, expect_path, rc == 0) < 0)
+	if (etmp && close_and_rename(expectf, etmp, expect_path, rc == 0) < 0 && rc == 0)
+		rc = 1;
+	if (vtmp && close_and_rename(valuesf, vtmp, values_path, rc == 0) < 0 && rc == 0)
 		rc = 1;
 	return rc;
 }

@@ -14,6 +14,7 @@ static const struct {
 	const unsigned *n;
 } modules[] = {
 	{ gen_nettrace_container_faults, &gen_nettrace_ncontainer_faults },
+	{ gen_model_container_faults, &gen_model_ncontainer_faults },
 };
 
 const struct gen_container_fault *gen_container_fault_at(unsigned i)

@@ -65,5 +65,7 @@ int gen_container_fault_write(const struct gen_container_fault *f, const uint8_t
 /* The modules' tables. */
 extern const struct gen_container_fault gen_nettrace_container_faults[];
 extern const unsigned gen_nettrace_ncontainer_faults;
+extern const struct gen_container_fault gen_model_container_faults[];
+extern const unsigned gen_model_ncontainer_faults;
 
 #endif

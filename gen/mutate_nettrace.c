@@ -253,6 +253,7 @@ static const char *const fault_names[GEN_NTF_COUNT] = {
 	"header-too-small", "bad-padding", "unknown-object", "undefined-metadata",
 	"metadata-id-zero", "undefined-stack", "undefined-thread", "sequence-gap",
 	"stack-size", "version-major", "version-minor", "pointer-size", "no-end",
+	"truncate-at-boundary", "data-after-end",
 };
 
 const char *gen_nettrace_fault_name(int fault)
@@ -475,6 +476,29 @@ int gen_nettrace_mutate(const uint8_t *in, size_t len, int fault, uint64_t seed,
 		out->len = w.end_marker;
 		out->code = "GC-N004";
 		out->offset = w.end_marker;
+		break;
+	case GEN_NTF_TRUNCATE_BOUNDARY: {
+		/* Where a writer killed between two blocks leaves the file. */
+		size_t cut;
+
+		if (w.n < 2)
+			return *why = "no object or block after the trace header", -1;
+		cut = w.b[1 + seed % (w.n - 1)].start;
+		if (!(o = copy(in, cut)))
+			return -1;
+		out->len = cut;
+		out->code = "GC-N004";
+		out->offset = cut;
+		break;
+	}
+	case GEN_NTF_DATA_AFTER_END:
+		if (!(o = malloc(len + 4)))
+			return -1;
+		memcpy(o, in, len);
+		memcpy(o + len, "JUNK", 4);
+		out->len = len + 4;
+		out->code = "GC-N021";
+		out->offset = len;
 		break;
 	default:
 		*why = "unknown fault class";
