@@ -722,6 +722,12 @@ static int nt_option(struct gen_writer *gw, const char *key, const char *value)
 	unsigned long v = strtoul(value, &end, 0);
 
 	/* snprintf, not gen_writer_fail: this module links without the writer table. */
+	if (strcmp(key, "block-bytes") && strcmp(key, "sp-every") && strcmp(key, "uncompressed") &&
+	    strcmp(key, "metadata-upfront")) {
+		snprintf(gw->error, sizeof gw->error, "nettrace: unknown option %s (block-bytes, "
+			 "sp-every, uncompressed, metadata-upfront)", key);
+		return -1;
+	}
 	if (!*value || *end || *value == '-') {
 		snprintf(gw->error, sizeof gw->error, "nettrace: option %s wants a number, not '%s'",
 			 key, value);
@@ -736,7 +742,7 @@ static int nt_option(struct gen_writer *gw, const char *key, const char *value)
 	else if (strcmp(key, "metadata-upfront") == 0 && v <= 1)
 		w->o.metadata_upfront = (int)v;
 	else {
-		snprintf(gw->error, sizeof gw->error, "nettrace: unknown option or value %s=%s "
+		snprintf(gw->error, sizeof gw->error, "nettrace: %s=%s is out of range "
 			 "(block-bytes=1..%u, sp-every=N, uncompressed=0|1, metadata-upfront=0|1)",
 			 key, value, MAX_BLOCK_BYTES);
 		return -1;

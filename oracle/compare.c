@@ -665,20 +665,53 @@ static void report_unlisted(struct cmp *c)
 
 /* --- the run ------------------------------------------------------------------------ */
 
+/* One line of at most MAX_LINE bytes into *line (grown as needed); a longer
+ * line is read to its end and dropped (*too_long set), so memory stays
+ * bounded whatever the decoder prints. Returns its length, or -1 at EOF. */
+static ssize_t read_line(FILE *in, char **line, size_t *cap, int *too_long)
+{
+	size_t n = 0;
+	int ch;
+
+	*too_long = 0;
+	while ((ch = getc(in)) != EOF) {
+		if (ch == '\n')
+			break;
+		if (n >= MAX_LINE) {
+			*too_long = 1;
+			continue;
+		}
+		if (n + 1 >= *cap) {
+			size_t nc = *cap ? *cap * 2 : 4096;
+			char *b = realloc(*line, nc);
+
+			if (!b)
+				return -1;
+			*line = b;
+			*cap = nc;
+		}
+		(*line)[n++] = (char)ch;
+	}
+	if (ch == EOF && n == 0 && !*too_long)
+		return -1;
+	return (ssize_t)n;
+}
+
 static int read_actual(struct cmp *c, FILE *in)
 {
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
 	uint64_t lineno = 0;
+	int too_long;
 
-	while ((n = getline(&line, &cap, in)) >= 0) {
+	while ((n = read_line(in, &line, &cap, &too_long)) >= 0) {
 		char err[200];
 		struct cv *v;
 		const char *type;
 
 		lineno++;
-		if ((size_t)n > MAX_LINE) {
+		if (too_long) {
 			put(c, GCSPEC_DIAG_K012, OR_NO_EVENT, "line %" PRIu64 " is longer than %u bytes",
 			    lineno, MAX_LINE);
 			continue;

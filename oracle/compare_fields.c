@@ -13,6 +13,8 @@
  *                        braces allowed
  *   Binary               lowercase or uppercase hex
  *   Float/Double         the same number
+ *   a field with a map   also the name of its value in the spec's map
+ *                        (flags: names joined by "," or "|")
  */
 #include <ctype.h>
 #include <inttypes.h>
@@ -139,8 +141,47 @@ static int same_utf16(const struct cv *e, const struct cv *a)
 	return at == a->n;
 }
 
+/* A mapped field printed by its value's name ("Small"; flags as "A, B" or
+ * "A|B", as .NET prints enums): do the names spell the expected value? */
+static int same_name(const struct gcspec_field *f, const struct cv *e, const struct cv *a)
+{
+	const struct gcspec_map *mp = &gcspec_maps[f->map];
+	uint64_t want, got = 0;
+	unsigned tokens = 0;
+	int neg;
+
+	if (!int_of(e, &neg, &want) || neg)
+		return 0;
+	for (const char *p = a->s; *p;) {
+		size_t k;
+		unsigned j;
+
+		while (*p == ' ' || *p == ',' || *p == '|')
+			p++;
+		if (!*p)
+			break;
+		k = strcspn(p, ",|");
+		while (k && p[k - 1] == ' ')
+			k--;
+		for (j = 0; j < mp->nvalues; j++) {
+			const char *name = gcspec_map_values[mp->first_value + j].name;
+
+			if (strlen(name) == k && strncmp(name, p, k) == 0)
+				break;
+		}
+		if (j == mp->nvalues || (++tokens > 1 && !mp->bitmap))
+			return 0;
+		got |= gcspec_map_values[mp->first_value + j].value;
+		p += k;
+	}
+	return tokens && got == want;
+}
+
 int cf_same(const struct gcspec_field *f, const struct cv *e, const struct cv *a)
 {
+	if (f && f->map >= 0 && a->kind == CV_TEXT && f->type != GCSPEC_UNICODE_STRING &&
+	    f->type != GCSPEC_ANSI_STRING)
+		return same_name(f, e, a);
 	switch (f ? f->type : 0) {
 	case GCSPEC_BOOLEAN:
 		if (a->kind == CV_BOOL && (e->kind == CV_BOOL || e->kind == CV_UINT))

@@ -407,9 +407,9 @@ static cbor_item_t *pack_case(const struct kv *kv, unsigned lineno, const char *
 	cc_put(c, "stream", cbor_incref(v.stream));
 	cc_put(c, "nevents", events_path ? cc_uint(v.nevents) : cbor_new_null());
 	cc_put(c, "events", events_path ? cc_text(events_path) : cbor_new_null());
+	cc_put(c, "diagnostics", diags);
 	cc_put(c, "event_versions", events_path ? cbor_incref(v.versions)
 						: cbor_new_definite_array(0));
-	cc_put(c, "diagnostics", diags);
 	values_free(&v);
 	snprintf(path, sizeof path, "%s/expect/%s.cbor", outdir, kv_get(kv, "name"));
 	if (cc_write_item(path, c) < 0) {

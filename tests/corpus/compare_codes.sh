@@ -46,6 +46,10 @@ sed 's/"index":5,\(.*\)"timestamp":[0-9]*/"index":5,\1"timestamp":1/' "$work/$Y"
 check "a wrong timestamp" $Y "$work/in" 1 GC-K003
 sed '/"index":5,/s/"ClrInstanceID":8/"ClrInstanceID":9/' "$work/$Y" >"$work/in"
 check "a wrong field value" $Y "$work/in" 1 GC-K004
+sed 's/"AllocationKind":0,/"AllocationKind":"Small",/' "$work/$Y" >"$work/in"
+check "a mapped field printed as its value's name" $Y "$work/in" 0
+sed 's/"AllocationKind":0,/"AllocationKind":"Large",/' "$work/$Y" >"$work/in"
+check "a mapped field printed as another value's name" $Y "$work/in" 1 GC-K004
 sed '/"index":5,/{s/"ClrInstanceID":8,//;s/,"ClrInstanceID":8//;}' "$work/$Y" >"$work/in"
 check "a field left out" $Y "$work/in" 1 GC-K005
 sed '/"index":5,/s/"fields":{/"fields":{"Bogus":1,/' "$work/$Y" >"$work/in"
@@ -71,6 +75,12 @@ sed 's/,"timestamp":[0-9]*//' "$work/$Y" >"$work/in"
 check "events without timestamps" $Y "$work/in" 0 GC-K013
 { decl ',"formats":["ctf"]'; cat "$work/$Y"; } >"$work/in"
 check "a format the decoder does not read is skipped" $Y "$work/in" 0 GC-K014
+# Hostile output is a difference, not a crash: nesting past the limit, a
+# number past 64 bits, a line that is not an object, a huge index.
+{ cat "$work/$Y"; awk 'BEGIN { for (i = 0; i < 5000; i++) printf "["; print "" }'
+  echo '{"type":"event","index":18446744073709551616,"id":1,"version":2}'
+  echo '[1,2,3]'; echo '{"type":"event","index":99999999999,"id":1,"version":2}'; } >"$work/in"
+check "nesting, huge numbers and stray values in the output" $Y "$work/in" 1 GC-K012
 "$oracle" compare --print "$corpus/expect/$Y.cbor" >"$work/in"
 check "the expectation printed by --print matches itself" $Y "$work/in" 0
 
