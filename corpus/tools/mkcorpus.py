@@ -119,9 +119,6 @@ TRUNCATIONS = (("GC-N003", "truncated_inside_block"),)
 # coverage) fails unless this is exactly the set of catalogue codes that no
 # case requires.
 UNCOVERED = {
-    "GC-N019": "only a possible consequence (may) of stack-size in V6; no fault class of its "
-               "own yet (an event header or payload running past its block)",
-    "GC-N020": "no gcgen fault class garbles a metadata record yet",
     "GC-S025": "gcoracle reports it on y_nettrace_v5_stream_trace_ends_inside_gc when the cut "
                "falls inside a suspension, but gcgen records it only as may: whether the edge "
                "falls inside one depends on where its fault lands",
