@@ -9,6 +9,7 @@
  * sit inside one valid GC (after its GCStart) so that no ordering rule is
  * broken; events the invariants pair up are written as their pairs.
  */
+#include <inttypes.h>
 #include <string.h>
 
 #include "encode.h"
@@ -54,12 +55,14 @@ struct ex {
 	uint32_t gc_count;
 	uint64_t next_handle, next_segment;
 	int join_time;             /* >= 0: the JoinTime of the GCJoin being written */
+	FILE *expect;              /* where the warnings the stream must raise go, or NULL */
 };
 
 #define TRY(x) do { if ((x) < 0) return -1; } while (0)
 
-/* Record which map values field fi (template field f) holds: x is the value. */
-static void cover_value(struct gen_coverage *cov, unsigned fi, uint64_t x)
+/* Record which map values field fi (template field f) holds: x is the value.
+ * Returns 1 when x is outside the map. */
+static int cover_value(struct gen_coverage *cov, unsigned fi, uint64_t x)
 {
 	const struct gcspec_map *mp = &gcspec_maps[gcspec_fields[fi].map];
 	int known = 0;
@@ -74,14 +77,22 @@ static void cover_value(struct gen_coverage *cov, unsigned fi, uint64_t x)
 		if (mp->bitmap)
 			x &= ~mv;
 	}
-	if (mp->bitmap ? x != 0 : !known)
+	if (mp->bitmap ? x != 0 : !known) {
 		cov->field_outside_seen[fi] = 1;
+		return 1;
+	}
+	return 0;
 }
 
-/* Coverage is read off the values actually sent, not off intentions. */
-static void cover(struct gen_coverage *cov, const struct gen_values *v)
+/* Coverage is read off the values actually sent, not off intentions. A
+ * value outside an open map is deliberate here (a newer runtime's reason or
+ * root kind): the stream must raise GC-V002 for it, so it is recorded, as
+ * a mutation records its fault, at the index the event gets. */
+static void cover(struct gen_coverage *cov, const struct gen_values *v, FILE *expect,
+		  uint64_t index)
 {
 	const struct gcspec_event *sp = &gcspec_events[v->event];
+	int outside = 0;
 
 	for (unsigned i = 0; i < v->nfields; i++) {
 		unsigned fi = sp->first_field + i;
@@ -89,18 +100,23 @@ static void cover(struct gen_coverage *cov, const struct gen_values *v)
 		if (gcspec_fields[fi].map < 0)
 			continue;
 		if (!gcspec_fields[fi].is_member) {
-			cover_value(cov, fi, v->field[i].u);
+			outside |= cover_value(cov, fi, v->field[i].u) &&
+				   gcspec_maps[gcspec_fields[fi].map].open;
 			continue;
 		}
 		for (unsigned r = 0; r < v->nrows; r++)
-			cover_value(cov, fi, v->cell[r * v->nmembers + (i - (unsigned)v->struct_field - 1)].u);
+			outside |= cover_value(cov, fi, v->cell[r * v->nmembers +
+						     (i - (unsigned)v->struct_field - 1)].u) &&
+				   gcspec_maps[gcspec_fields[fi].map].open;
 	}
+	if (outside && expect)
+		fprintf(expect, "{\"code\":\"GC-V002\",\"event\":%" PRIu64 "}\n", index);
 }
 
 static int send(struct ex *x)
 {
 	x->now += 10;
-	cover(x->cov, x->e->vals);
+	cover(x->cov, x->e->vals, x->expect, x->e->nevents);
 	return gen_emit_send(x->e, x->now, 0x1000, 0);
 }
 
@@ -273,9 +289,9 @@ static int one_variant(struct ex *x, unsigned event, unsigned k)
 }
 
 int gen_exhaustive_run(struct gen_emit *e, const struct gen_profile *profile, uint64_t seed,
-		       uint64_t start_ticks, struct gen_coverage *cov)
+		       uint64_t start_ticks, struct gen_coverage *cov, FILE *expect)
 {
-	struct ex x = { e, profile, cov, start_ticks, 1, 1, 0, -1 };
+	struct ex x = { e, profile, cov, start_ticks, 1, 1, 0, -1, expect };
 	int ev_start = gen_profile_event(profile, "GCStart");
 	int ev_end = gen_profile_event(profile, "GCEnd");
 	int ev_stats = gen_profile_event(profile, "GCHeapStats");

@@ -23,8 +23,11 @@ struct gen_coverage {
 	uint8_t field_outside_seen[GCSPEC_NFIELDS];
 };
 
+/* expect (may be NULL) receives, as gcgen --expect JSON lines, the
+ * warnings the stream must raise: GC-V002 at each event that holds a value
+ * outside an open map on purpose. */
 int gen_exhaustive_run(struct gen_emit *e, const struct gen_profile *profile, uint64_t seed,
-		       uint64_t start_ticks, struct gen_coverage *cov);
+		       uint64_t start_ticks, struct gen_coverage *cov, FILE *expect);
 /* Print the report; returns 1 when every event-version, every map value in
  * every field that uses the map, and a value outside the map in every field
  * with an open map were written. */

@@ -59,6 +59,10 @@ static void help(void)
 	       "      --shard I/N         generate shard I of N (seed derived per shard)\n"
 	       "  -o, --output FILE       write to FILE (default: stdout)\n"
 	       "  -e, --expect FILE       write expected diagnostics as JSON lines\n"
+	       "      --values FILE       also write the same events as a CBOR model stream:\n"
+	       "                          every event's header and field values (ground truth)\n"
+	       "  -O, --writer-option K=V container option (nettrace: block-bytes, sp-every,\n"
+	       "                          uncompressed, metadata-upfront); repeatable\n"
 	       "      --coverage          print the exhaustive coverage report to stderr\n"
 	       "  -q, --quiet             no progress line\n"
 	       "  -h, --help              show this help and exit\n"
@@ -191,7 +195,7 @@ int main(int argc, char **argv)
 {
 	enum { OPT_LIST_PROFILES = 256, OPT_LIST_MUTATIONS, OPT_POINTER_SIZE, OPT_SHARD, OPT_HEAPS,
 	       OPT_COVERAGE, OPT_STACKS, OPT_LIST_FORMATS, OPT_UNCOMPRESSED, OPT_BLOCK_BYTES,
-	       OPT_SP_EVERY, OPT_METADATA };
+	       OPT_SP_EVERY, OPT_METADATA, OPT_VALUES };
 	static const struct option opts[] = {
 		{ "seed", required_argument, NULL, 's' },
 		{ "gcs", required_argument, NULL, 'g' },
@@ -215,6 +219,8 @@ int main(int argc, char **argv)
 		{ "shard", required_argument, NULL, OPT_SHARD },
 		{ "output", required_argument, NULL, 'o' },
 		{ "expect", required_argument, NULL, 'e' },
+		{ "values", required_argument, NULL, OPT_VALUES },
+		{ "writer-option", required_argument, NULL, 'O' },
 		{ "coverage", no_argument, NULL, OPT_COVERAGE },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -227,18 +233,22 @@ int main(int argc, char **argv)
 	const char *list_format = NULL;
 	const struct gen_container_fault *container = NULL;
 	const char *profile_name = "net8", *format = "cbor", *output = NULL, *expect_path = NULL;
+	const char *values_path = NULL;
+	char *wopts[16];
+	unsigned nwopts = 0;
 	char *mutate = NULL;
 	int classes[64];
 	unsigned nclasses = 0;
 	int c, rc = 1;
 	/* nettrace shape options: -1 (and 0 for block_bytes) mean "as the format has it" */
-	int nt_uncompressed = -1, nt_upfront = -1, nt_given = 0;
-	uint64_t nt_block_bytes = 0;
-	int64_t nt_sp_every = -1;
+	/* The nettrace shape flags are named writer options (-O KEY=VALUE). */
+	char nt_opts[16][48];
+	unsigned nnt = 0;
+	int nt_given = 0;
 
 	if (argv[0] && strrchr(argv[0], '/'))
 		progname = strrchr(argv[0], '/') + 1;
-	while ((c = getopt_long(argc, argv, "s:g:n:p:m:M:f:k:l:o:e:qhV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:g:n:p:m:M:f:k:l:o:e:O:qhV", opts, NULL)) != -1) {
 		switch (c) {
 		case 's': seed = parse_u64(optarg, "--seed"); break;
 		case 'g': gcs = parse_u64(optarg, "--gcs"); break;
@@ -262,26 +272,32 @@ int main(int argc, char **argv)
 			if (psize != 4 && psize != 8)
 				usage_error("pointer size must be 4 or 8, not '%s'", optarg);
 			break;
-		case OPT_UNCOMPRESSED: nt_uncompressed = 1; nt_given = 1; break;
+		case OPT_UNCOMPRESSED:
 		case OPT_BLOCK_BYTES:
-			nt_block_bytes = parse_u64(optarg, "--block-bytes");
-			if (nt_block_bytes == 0 || nt_block_bytes > 8388608)
-				usage_error("--block-bytes must be 1..8388608, not '%s'", optarg);
-			nt_given = 1;
-			break;
 		case OPT_SP_EVERY:
-			nt_sp_every = (int64_t)parse_u64(optarg, "--sp-every");
-			if (nt_sp_every > 1000000)
-				usage_error("--sp-every '%s' is above 1000000", optarg);
-			nt_given = 1;
-			break;
 		case OPT_METADATA:
-			if (strcmp(optarg, "upfront") == 0)
-				nt_upfront = 1;
-			else if (strcmp(optarg, "first-use") == 0)
-				nt_upfront = 0;
-			else
-				usage_error("--metadata is first-use or upfront, not '%s'", optarg);
+			if (c == OPT_BLOCK_BYTES) {
+				uint64_t v = parse_u64(optarg, "--block-bytes");
+				if (v == 0 || v > 8388608)
+					usage_error("--block-bytes must be 1..8388608, not '%s'", optarg);
+				snprintf(nt_opts[nnt], sizeof nt_opts[nnt], "block-bytes=%" PRIu64, v);
+			} else if (c == OPT_SP_EVERY) {
+				uint64_t v = parse_u64(optarg, "--sp-every");
+				if (v > 1000000)
+					usage_error("--sp-every '%s' is above 1000000", optarg);
+				snprintf(nt_opts[nnt], sizeof nt_opts[nnt], "sp-every=%" PRIu64, v);
+			} else if (c == OPT_METADATA) {
+				if (strcmp(optarg, "upfront") != 0 && strcmp(optarg, "first-use") != 0)
+					usage_error("--metadata is first-use or upfront, not '%s'", optarg);
+				snprintf(nt_opts[nnt], sizeof nt_opts[nnt], "metadata-upfront=%d",
+					 strcmp(optarg, "upfront") == 0);
+			} else {
+				snprintf(nt_opts[nnt], sizeof nt_opts[nnt], "uncompressed=1");
+			}
+			if (nwopts == sizeof wopts / sizeof wopts[0])
+				usage_error("%s: at most 16 writer options in all", optarg);
+			wopts[nwopts++] = nt_opts[nnt];
+			nnt++;
 			nt_given = 1;
 			break;
 		case 'k': keywords = parse_u64(optarg, "--keywords"); break;
@@ -297,6 +313,12 @@ int main(int argc, char **argv)
 			break;
 		case 'o': output = optarg; break;
 		case 'e': expect_path = optarg; break;
+		case OPT_VALUES: values_path = optarg; break;
+		case 'O':
+			if (!strchr(optarg, '=') || nwopts == sizeof wopts / sizeof wopts[0])
+				usage_error("--writer-option wants KEY=VALUE (at most 16), not '%s'", optarg);
+			wopts[nwopts++] = optarg;
+			break;
 		case OPT_COVERAGE: coverage = 1; break;
 		case OPT_STACKS: stacks = 1; break;
 		case 'q': quiet = 1; break;
@@ -400,8 +422,8 @@ int main(int argc, char **argv)
 			seed = gen_splitmix64(&st);
 	}
 
-	FILE *out = stdout, *expectf = NULL, *valid = NULL;
-	char *tmp = NULL, *etmp = NULL, *valid_buf = NULL;
+	FILE *out = stdout, *expectf = NULL, *valid = NULL, *valuesf = NULL;
+	char *tmp = NULL, *etmp = NULL, *vtmp = NULL, *valid_buf = NULL;
 	size_t valid_len = 0;
 
 	if (output && !(out = open_temp(output, &tmp))) {
@@ -412,6 +434,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: cannot create a file beside %s: %s\n", progname, expect_path, strerror(errno));
 		if (tmp)
 			close_and_rename(out, tmp, output, 0);
+		return 1;
+	}
+
+	if (values_path && !(valuesf = open_temp(values_path, &vtmp))) {
+		fprintf(stderr, "%s: cannot create a file beside %s: %s\n", progname, values_path, strerror(errno));
+		if (tmp)
+			close_and_rename(out, tmp, output, 0);
+		if (etmp)
+			close_and_rename(expectf, etmp, expect_path, 0);
 		return 1;
 	}
 
@@ -444,26 +475,43 @@ int main(int argc, char **argv)
 		goto done;
 	}
 	w->ops = ops;
-	if (nt_given) {
-		struct gen_nettrace_opts o;
+	for (unsigned i = 0; i < nwopts; i++) {
+		char *eq = strchr(wopts[i], '=');
 
-		gen_nettrace_get_opts(w, &o);
-		if (nt_uncompressed >= 0)
-			o.uncompressed = nt_uncompressed;
-		if (nt_block_bytes)
-			o.block_bytes = (uint32_t)nt_block_bytes;
-		if (nt_sp_every >= 0)
-			o.sp_every = (uint32_t)nt_sp_every;
-		if (nt_upfront >= 0)
-			o.metadata_upfront = nt_upfront;
-		gen_nettrace_set_opts(w, &o);
+		*eq = 0;
+		if (!ops->option) {
+			fprintf(stderr, "%s: format %s takes no writer options\n", progname, format);
+			rc = 2;
+			goto done;
+		}
+		if (ops->option(w, wopts[i], eq + 1) < 0) {
+			fprintf(stderr, "%s: %s\n", progname, gen_writer_error(w));
+			rc = 2;
+			goto done;
+		}
+	}
+	if (valuesf) {
+		/* The model stream of the same events, beside the container. */
+		struct gen_writer *m = gen_write_model_ops.create();
+
+		if (!m) {
+			fprintf(stderr, "%s: out of memory\n", progname);
+			goto done;
+		}
+		m->ops = &gen_write_model_ops;
+		w = gen_writer_tee(w, m, valuesf);
+		ws.w = w;
+		if (!w) {
+			fprintf(stderr, "%s: out of memory\n", progname);
+			goto done;
+		}
 	}
 	/* A container fault needs the whole valid file first: keep it in memory. */
 	if (container && !(valid = open_memstream(&valid_buf, &valid_len))) {
 		fprintf(stderr, "%s: out of memory\n", progname);
 		goto done;
 	}
-	if (ops->begin(w, valid ? valid : out, &info) < 0) {
+	if (w->ops->begin(w, valid ? valid : out, &info) < 0) {
 		fprintf(stderr, "%s: %s\n", progname, gen_writer_error(w));
 		goto done;
 	}
@@ -480,7 +528,7 @@ int main(int argc, char **argv)
 	}
 	e.stacks = stacks;
 	if (exhaustive) {
-		ok = gen_exhaustive_run(&e, profile, seed, info.start_ticks, &cov) == 0;
+		ok = gen_exhaustive_run(&e, profile, seed, info.start_ticks, &cov, expectf) == 0;
 		if (ok && coverage)
 			gen_coverage_report(&cov, stderr);
 	} else {
@@ -501,7 +549,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", progname, gen_mutator_sink(mut)->error);
 		ok = 0;
 	}
-	if (ok && ops->end(w) < 0) {
+	if (ok && w->ops->end(w) < 0) {
 		fprintf(stderr, "%s: %s\n", progname, gen_writer_error(w));
 		ok = 0;
 	}
@@ -526,12 +574,15 @@ done:
 	free(valid_buf);
 	gen_mutator_free(mut);
 	if (w)
-		ops->destroy(w);
-	if (tmp && close_and_rename(out, tmp, output, rc == 0) < 0)
+		w->ops->destroy(w);
+	/* A failure keeps its status (2: bad usage); a failed close makes it 1. */
+	if (tmp && close_and_rename(out, tmp, output, rc == 0) < 0 && rc == 0)
 		rc = 1;
 	else if (!tmp && fflush(stdout) != 0)
 		rc = 1;
-	if (etmp && close_and_rename(expectf, etmp, expect_path, rc == 0) < 0)
+	if (etmp && close_and_rename(expectf, etmp, expect_path, rc == 0) < 0 && rc == 0)
+		rc = 1;
+	if (vtmp && close_and_rename(valuesf, vtmp, values_path, rc == 0) < 0 && rc == 0)
 		rc = 1;
 	return rc;
 }

@@ -15,6 +15,7 @@ static const struct {
 } modules[] = {
 	{ gen_nettrace_container_faults, &gen_nettrace_ncontainer_faults },
 	{ gen_etl_container_faults, &gen_etl_ncontainer_faults },
+	{ gen_model_container_faults, &gen_model_ncontainer_faults },
 };
 
 const struct gen_container_fault *gen_container_fault_at(unsigned i)

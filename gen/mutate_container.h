@@ -67,5 +67,7 @@ extern const struct gen_container_fault gen_nettrace_container_faults[];
 extern const unsigned gen_nettrace_ncontainer_faults;
 extern const struct gen_container_fault gen_etl_container_faults[];
 extern const unsigned gen_etl_ncontainer_faults;
+extern const struct gen_container_fault gen_model_container_faults[];
+extern const unsigned gen_model_ncontainer_faults;
 
 #endif

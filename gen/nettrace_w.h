@@ -41,10 +41,9 @@ extern const struct gen_writer_ops gen_write_nettrace_v6_full_ops;
  * runs out. Drive it with any of the ops above (they differ only in
  * create()); w->ops is left NULL. Errors land in w->error. */
 struct gen_writer *gen_nettrace_new(const struct gen_nettrace_opts *opts);
-/* The writer's options, and a change of them between create() and begin()
- * (gcgen's --block-bytes etc.: get, change some, set). w must be a nettrace
- * writer (made by gen_nettrace_new() or one of the ops above). */
-void gen_nettrace_get_opts(const struct gen_writer *w, struct gen_nettrace_opts *opts);
+/* A change of the writer's options between create() and begin(). w must be
+ * a nettrace writer (made by gen_nettrace_new() or one of the ops above);
+ * gcgen sets them by name instead (-O KEY=VALUE, the ops' option()). */
 void gen_nettrace_set_opts(struct gen_writer *w, const struct gen_nettrace_opts *opts);
 
 /* Synthetic stack contents for a stream stack id (1..): what the writer

@@ -479,6 +479,35 @@ struct gen_writer *gen_etl_new(const struct gen_etl_opts *opts)
 	return &w->base;
 }
 
+/* gen_writer_fail's job, here because this module links without the writer
+ * table (tests/etl take libgcetl_w.a alone). */
+static int option_fail(struct gen_writer *gw, const char *key, const char *value)
+{
+	snprintf(gw->error, sizeof gw->error, "etl: option %s=%s: want buffer-size=N (a multiple "
+		 "of 8 in 1024..16777216), kernel-every=N or foreign-every=N", key, value);
+	return -1;
+}
+
+/* gcgen -O KEY=VALUE: the library options by name. */
+static int etl_option(struct gen_writer *gw, const char *key, const char *value)
+{
+	struct etl_writer *w = (struct etl_writer *)(void *)gw;
+	char *end;
+	unsigned long v = strtoul(value, &end, 0);
+
+	if (!*value || *end || *value == '-' || v > 0xFFFFFFFFul)
+		return option_fail(gw, key, value);
+	if (strcmp(key, "buffer-size") == 0 && v >= 1024 && v <= 16u << 20 && v % 8 == 0)
+		w->o.buffer_size = (uint32_t)v;
+	else if (strcmp(key, "kernel-every") == 0)
+		w->o.kernel_every = (unsigned)v;
+	else if (strcmp(key, "foreign-every") == 0)
+		w->o.foreign_every = (unsigned)v;
+	else
+		return option_fail(gw, key, value);
+	return 0;
+}
+
 static struct gen_writer *create(void)
 {
 	return gen_etl_new(NULL);
@@ -496,7 +525,7 @@ static struct gen_writer *create_merged(void)
 
 const struct gen_writer_ops gen_write_etl_ops = {
 	"etl", "ETW .etl as Windows writes it (64 KiB buffers, EVENT_HEADER records)",
-	create, etl_begin, etl_event, etl_end, etl_destroy };
+	create, etl_begin, etl_event, etl_end, etl_destroy, etl_option };
 const struct gen_writer_ops gen_write_etl_merged_ops = {
 	"etl-merged", "ETW .etl with kernel records between the runtime's, as merged traces have",
-	create_merged, etl_begin, etl_event, etl_end, etl_destroy };
+	create_merged, etl_begin, etl_event, etl_end, etl_destroy, etl_option };

@@ -712,6 +712,44 @@ static void nt_destroy(struct gen_writer *gw)
 	free(w);
 }
 
+/* gcgen --writer-option: the layout choices a runtime does not make but the
+ * format allows (small blocks, frequent sequence points, uncompressed
+ * headers, all metadata first), for files that exercise readers. */
+static int nt_option(struct gen_writer *gw, const char *key, const char *value)
+{
+	struct nt_writer *w = W(gw);
+	char *end;
+	unsigned long v = strtoul(value, &end, 0);
+
+	/* snprintf, not gen_writer_fail: this module links without the writer table. */
+	if (strcmp(key, "block-bytes") && strcmp(key, "sp-every") && strcmp(key, "uncompressed") &&
+	    strcmp(key, "metadata-upfront")) {
+		snprintf(gw->error, sizeof gw->error, "nettrace: unknown option %s (block-bytes, "
+			 "sp-every, uncompressed, metadata-upfront)", key);
+		return -1;
+	}
+	if (!*value || *end || *value == '-') {
+		snprintf(gw->error, sizeof gw->error, "nettrace: option %s wants a number, not '%s'",
+			 key, value);
+		return -1;
+	}
+	if (strcmp(key, "block-bytes") == 0 && v >= 1 && v <= MAX_BLOCK_BYTES)
+		w->o.block_bytes = (uint32_t)v;
+	else if (strcmp(key, "sp-every") == 0 && v <= 0xFFFFFFFFul)
+		w->o.sp_every = (uint32_t)v;
+	else if (strcmp(key, "uncompressed") == 0 && v <= 1)
+		w->o.uncompressed = (int)v;
+	else if (strcmp(key, "metadata-upfront") == 0 && v <= 1)
+		w->o.metadata_upfront = (int)v;
+	else {
+		snprintf(gw->error, sizeof gw->error, "nettrace: %s=%s is out of range "
+			 "(block-bytes=1..%u, sp-every=N, uncompressed=0|1, metadata-upfront=0|1)",
+			 key, value, MAX_BLOCK_BYTES);
+		return -1;
+	}
+	return 0;
+}
+
 struct gen_writer *gen_nettrace_new(const struct gen_nettrace_opts *opts)
 {
 	struct nt_writer *w = calloc(1, sizeof *w);
@@ -724,11 +762,6 @@ struct gen_writer *gen_nettrace_new(const struct gen_nettrace_opts *opts)
 	w->next_meta_id = 1;
 	w->next_stack_id = 1;
 	return &w->base;
-}
-
-void gen_nettrace_get_opts(const struct gen_writer *gw, struct gen_nettrace_opts *opts)
-{
-	*opts = ((const struct nt_writer *)(const void *)gw)->o;
 }
 
 void gen_nettrace_set_opts(struct gen_writer *gw, const struct gen_nettrace_opts *opts)
@@ -757,16 +790,16 @@ static struct gen_writer *create_v6f(void) { return made(6, 1, &gen_write_nettra
 
 const struct gen_writer_ops gen_write_nettrace_v4_ops = {
 	"nettrace-v4", "EventPipe nettrace V4 (FastSerialization, no metadata tags)",
-	create_v4, nt_begin, nt_event, nt_end, nt_destroy };
+	create_v4, nt_begin, nt_event, nt_end, nt_destroy, nt_option };
 const struct gen_writer_ops gen_write_nettrace_v5_ops = {
 	"nettrace-v5", "EventPipe nettrace V5, as .NET Core 3.0 to .NET 10 write it",
-	create_v5, nt_begin, nt_event, nt_end, nt_destroy };
+	create_v5, nt_begin, nt_event, nt_end, nt_destroy, nt_option };
 const struct gen_writer_ops gen_write_nettrace_v6_ops = {
 	"nettrace-v6", "EventPipe nettrace V6 (typed blocks, thread table)",
-	create_v6, nt_begin, nt_event, nt_end, nt_destroy };
+	create_v6, nt_begin, nt_event, nt_end, nt_destroy, nt_option };
 const struct gen_writer_ops gen_write_nettrace_v5_full_ops = {
 	"nettrace-v5-full", "nettrace V5 with full metadata (event names, field lists, opcode tag)",
-	create_v5f, nt_begin, nt_event, nt_end, nt_destroy };
+	create_v5f, nt_begin, nt_event, nt_end, nt_destroy, nt_option };
 const struct gen_writer_ops gen_write_nettrace_v6_full_ops = {
 	"nettrace-v6-full", "nettrace V6 with full metadata (event names, field lists, opcode)",
-	create_v6f, nt_begin, nt_event, nt_end, nt_destroy };
+	create_v6f, nt_begin, nt_event, nt_end, nt_destroy, nt_option };

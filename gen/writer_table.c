@@ -10,7 +10,6 @@
 
 #include "writer.h"
 
-extern const struct gen_writer_ops gen_write_model_ops;
 #include "nettrace_w.h" /* gen_write_nettrace_*_ops */
 #include "etl_w.h"      /* gen_write_etl_ops */
 

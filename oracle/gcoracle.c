@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "compare.h"
 #include "expect.h"
 #include "output.h"
 
@@ -42,6 +43,7 @@ static void on_event(void *arg, struct or_ctx *ctx, const struct or_event *ev,
 static void usage(FILE *f)
 {
 	fputs("usage: gcoracle [--json] [--strict] [--quiet] [--expect FILE] FILE...\n"
+	      "       gcoracle compare [--json] EXPECTED ACTUAL  (see gcoracle compare --help)\n"
 	      "Decode .NET GC runtime events and check them against the spec.\n"
 	      "FILE - (or a pipe) is read as it comes, without seeking.\n"
 	      "  --json         JSON lines: one per event and diagnostic, then a summary\n"
@@ -71,6 +73,9 @@ int main(int argc, char **argv)
 	const char *expect_path = NULL, *format = NULL;
 	int opt, strict = 0, status = 0;
 
+	/* gcoracle compare EXPECTED ACTUAL: a decoder's output against a corpus case. */
+	if (argc > 1 && strcmp(argv[1], "compare") == 0)
+		return or_compare_main(argc - 1, argv + 1);
 	memset(&c, 0, sizeof c);
 	c.out = stdout;
 	while ((opt = getopt_long(argc, argv, "jsqe:F:hV", opts, NULL)) != -1) {
