@@ -74,6 +74,11 @@ struct gen_writer_ops {
 	/* Finish the container; the caller closes out. */
 	int (*end)(struct gen_writer *w);
 	void (*destroy)(struct gen_writer *w);
+	/* Directory containers (CTF) set this and leave begin NULL: the writer
+	 * creates its files in dir, an empty directory the caller made beside
+	 * the output path and renames into place when the run succeeds. The
+	 * writer copies dir if it keeps it. */
+	int (*begin_dir)(struct gen_writer *w, const char *dir, const struct gen_stream_info *info);
 };
 
 /* The writer table (gen/writer_table.c): the ops for a --format name, or

@@ -350,6 +350,6 @@ static enum or_status model_next(struct or_reader *r, struct or_event *ev)
 }
 
 const struct or_reader_ops or_read_model = {
-	"cbor-model", probe, model_open, model_next, model_close
+	"cbor-model", probe, model_open, model_next, model_close, NULL, NULL
 };
 

@@ -41,5 +41,5 @@ static void nt_close(struct or_reader *r)
 }
 
 const struct or_reader_ops or_read_nettrace = {
-	"nettrace", nt_probe, nt_open, nt_next, nt_close
+	"nettrace", nt_probe, nt_open, nt_next, nt_close, NULL, NULL
 };
