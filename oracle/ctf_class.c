@@ -544,6 +544,54 @@ static int fast_typed(struct ctfr_reader *r, struct cstream *s, const struct ccl
 	return 0;
 }
 
+/* LTTng's shape, the hot path: a fixed event context and a typed or
+ * packed class with a compiled program. 1 when it does not apply. */
+static int fast_event(struct ctfr_reader *r, struct cstream *s, const struct csclass *sc,
+		      const struct cclass *c, struct or_event *ev, uint64_t base)
+{
+	const uint8_t *p = s->buf + s->pos / 8;
+	uint64_t left = (s->end - s->pos) / 8;
+
+	if (left < sc->ctx_bytes)
+		return -1;
+	ev->thread_id = sc->vtid_at >= 0 ? ctfr_le32(p + sc->vtid_at) : 0;
+	if (sc->vpid_at >= 0 && !r->info->process_id)
+		r->info->process_id = ctfr_le32(p + sc->vpid_at);
+	p += sc->ctx_bytes;
+	left -= sc->ctx_bytes;
+	s->pos += (uint64_t)sc->ctx_bytes * 8;
+	if (c->kind == CC_PACKED) {
+		uint64_t len, n;
+
+		if (left < 8)
+			return -1;
+		len = ctfr_le32(p);
+		n = ctfr_le32(p + 4);
+		if (n > left - 8)
+			return -1;
+		if (len != n)
+			ctfr_report(r, GCSPEC_DIAG_C016, r->index, base + s->pos / 8,
+				    "packed %s: length %llu, __data__ holds %llu bytes; the bytes are decoded",
+				    c->ec->name, (unsigned long long)len, (unsigned long long)n);
+		ev->payload = p + 8;
+		ev->payload_len = (uint32_t)n;
+		ev->payload_offset = base + s->pos / 8 + 8;
+		s->pos += (8 + n) * 8;
+		r->counts.fast_events++;
+		return 0;
+	}
+	ev->payload_offset = base + s->pos / 8;
+	if (left * 2 + 64 > r->cap_payload && room(r, (size_t)left * 2 + 64) < 0)
+		return -1;
+	{
+		int rc = fast_typed(r, s, c, ev, base + s->pos / 8);
+
+		if (rc == 0)
+			r->counts.fast_events++;
+		return rc;
+	}
+}
+
 int ctfr_fields(struct ctfr_reader *r, struct cstream *s, struct cclass *c, struct or_event *ev)
 {
 	const struct csclass *sc = &r->sclasses[s->sc];
@@ -552,6 +600,14 @@ int ctfr_fields(struct ctfr_reader *r, struct cstream *s, struct cclass *c, stru
 	uint64_t base = r->files[s->file].base + s->pkt_off;
 	int generic = r->flags & CTFR_GENERIC;
 
+	if (c->fast && sc->fast_ctx && !generic && !(s->pos & 7) && c->ctx < 0) {
+		uint64_t at = s->pos;
+		int rc = fast_event(r, s, sc, c, ev, base);
+
+		if (rc != -2)
+			return rc;
+		s->pos = at; /* a GUID count other than 4: the generic path says so */
+	}
 	memset(&d, 0, sizeof d);
 	d.buf = s->buf;
 	d.end = s->end;

@@ -446,13 +446,12 @@ static int next_head(struct ctfr_reader *r, struct cstream *s, const char *dir)
 				if (left < 14) {
 					err = 1;
 				} else {
-					id = (uint64_t)p[2] | (uint64_t)p[3] << 8 | (uint64_t)p[4] << 16 |
-					     (uint64_t)p[5] << 24;
-					s->clock = ctfr_read_bits(p + 6, 0, 64, 0);
+					id = ctfr_le32(p + 2);
+					s->clock = ctfr_le64(p + 6);
 					s->pos += 112;
 				}
 			} else {
-				ctfr_clock_update(&s->clock, ctfr_read_bits(p + 2, 0, 32, 0), 32);
+				ctfr_clock_update(&s->clock, ctfr_le32(p + 2), 32);
 				s->pos += 48;
 			}
 		} else if (sc->ehdr >= 0) {
@@ -556,7 +555,12 @@ int ctfr_open(struct ctfr_reader **rp, const char *dir, ctfr_report_fn report, v
 	if (read_metadata(r, dir) < 0)
 		goto fail;
 	if (ctf_meta_parse(&r->meta, r->text, r->tlen, &err) < 0) {
-		ctfr_report(r, err.code, UINT64_MAX, ctfr_text_offset(r, err.text_off), "metadata: %s", err.msg);
+		uint64_t at = ctfr_text_offset(r, err.text_off);
+
+		/* The end of the text is reported at its last byte: still metadata. */
+		if (at >= r->files[0].size && r->files[0].size)
+			at = r->files[0].size - 1;
+		ctfr_report(r, err.code, UINT64_MAX, at, "metadata: %s", err.msg);
 		goto fail;
 	}
 	if (r->meta.major != 1) {
@@ -628,7 +632,8 @@ enum or_status ctfr_next(struct ctfr_reader *r, struct or_event *ev)
 		c = s->head;
 		r->last = s;
 		base = r->files[s->file].base + s->pkt_off;
-		memset(ev, 0, sizeof *ev);
+		ev->model_fields = NULL;
+		ev->model_fields_len = 0;
 		ev->index = r->index;
 		ev->offset = base + s->head_pos / 8;
 		ev->timestamp = s->head_ts;

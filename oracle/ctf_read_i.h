@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "ctf_meta.h"
 #include "ctf_r.h"
@@ -203,6 +204,24 @@ struct cdec {
 int ctfr_decode(struct cdec *d, int32_t node, struct cval *out);
 /* Read an integer of size bits at bit position pos. */
 uint64_t ctfr_read_bits(const uint8_t *buf, uint64_t pos, unsigned size, int be);
+/* Little-endian loads for the fast paths (any alignment). */
+static inline uint32_t ctfr_le32(const uint8_t *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+#else
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+#endif
+}
+
+static inline uint64_t ctfr_le64(const uint8_t *p)
+{
+	return (uint64_t)ctfr_le32(p) | (uint64_t)ctfr_le32(p + 4) << 32;
+}
+
 /* Move a clock to an n-bit value (CTF 1.8 section 8: wrap-around). */
 static inline void ctfr_clock_update(uint64_t *clock, uint64_t v, unsigned n)
 {
