@@ -27,3 +27,10 @@ check_PROGRAMS += tests/ctf/ctfdump
 tests_ctf_ctfdump_SOURCES = tests/ctf/ctfdump.c
 tests_ctf_ctfdump_CPPFLAGS = $(CTF_TEST_CPPFLAGS)
 tests_ctf_ctfdump_LDADD = oracle/libgcctf_r.a gen/libgcspec.a
+
+# gcgen's event classes against those a real CoreCLR declared (recorded in
+# tests/ctf/coreclr-classes.txt); real CoreCLR LTTng captures when present
+# (tests/real/capture_lttng.sh makes them; skipped otherwise).
+TESTS += tests/ctf/layout.py tests/ctf/real.sh
+EXTRA_DIST += tests/ctf/layout.py tests/ctf/real.sh tests/ctf/coreclr-classes.txt \
+	tests/real/capture_lttng.sh

@@ -144,7 +144,8 @@ static void read_trace(unsigned flags, struct readout *o)
 			o->ev[o->n].id = ev.id;
 			o->ev[o->n].version = ev.version;
 			o->ev[o->n].len = ev.payload_len < 512 ? ev.payload_len : 512;
-			memcpy(o->ev[o->n].payload, ev.payload, o->ev[o->n].len);
+			if (o->ev[o->n].len)
+				memcpy(o->ev[o->n].payload, ev.payload, o->ev[o->n].len);
 		}
 		o->n++;
 	}
