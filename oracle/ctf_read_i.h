@@ -2,7 +2,8 @@
  * ctf_read_i.h - the CTF reader's internals, shared by its modules:
  * ctf_compile.c (types -> nodes with resolved references and roles),
  * ctf_decode.c (the generic interpreter), ctf_class.c (event classes ->
- * spec event-versions, payloads) and ctf_read.c (files, packets, merging).
+ * spec event-versions), ctf_payload.c (their payloads) and ctf_read.c
+ * (files, packets, merging).
  *
  * Nothing here is used outside the reader (ctf_r.h is its interface).
  */
@@ -238,7 +239,7 @@ static inline void ctfr_clock_update(uint64_t *clock, uint64_t v, unsigned n)
 
 /* ctf_class.c: map every event class onto the spec (reporting GC-C006). */
 int ctfr_classes(struct ctfr_reader *r);
-/* Build the payload of the event of class c whose fields start at s->pos;
+/* ctf_payload.c: build the payload of the event of class c whose fields start at s->pos;
  * fills ev's payload. Returns 0, or -1 when the event does not decode
  * (reported; the rest of the packet is dropped). */
 int ctfr_fields(struct ctfr_reader *r, struct cstream *s, struct cclass *c, struct or_event *ev);

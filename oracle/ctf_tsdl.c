@@ -806,7 +806,6 @@ static void block(struct parser *p, enum block b)
 	struct ctf_stream_class sc = { 0, -1, -1, -1, (uint32_t)off };
 	struct ctf_event_class ec;
 	struct ctf_clock ck = { NULL, 1000000000u, 0, 0 };
-	int has_sid = 0;
 
 	memset(&ec, 0, sizeof ec);
 	ec.context = ec.fields = -1;
@@ -909,7 +908,6 @@ static void block(struct parser *p, enum block b)
 		case B_STREAM:
 			if (strcmp(key, "id") == 0) {
 				sc.id = (uint64_t)num_value(p, &v, "id");
-				has_sid = 1;
 			}
 			break;
 		case B_EVENT:
@@ -939,7 +937,6 @@ static void block(struct parser *p, enum block b)
 		for (size_t i = 0; i < m->nstreams; i++)
 			if (m->streams[i].id == sc.id)
 				INVALID(p, off, "a second stream class with id %llu", (unsigned long long)sc.id);
-		(void)has_sid;
 		grow(p, (void **)&m->streams, &m->capstreams, m->nstreams, sizeof *m->streams);
 		m->streams[m->nstreams++] = sc;
 	} else if (b == B_EVENT) {
