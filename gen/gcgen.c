@@ -2,7 +2,9 @@
  * gcgen.c - the command line: parse options, wire simulator or exhaustive
  * generator -> (mutator) -> writer, write to a temporary file beside the
  * output and rename it into place, so an interrupted run leaves nothing
- * half-written. Exit 0 on success, 1 on failure, 2 on bad usage.
+ * half-written. Directory containers (CTF) get a temporary directory that
+ * is put in place the same way (outdir.h). Exit 0 on success, 1 on failure,
+ * 2 on bad usage.
  */
 #include "config.h"
 
@@ -20,7 +22,7 @@
 #include "exhaustive.h"
 #include "mutate.h"
 #include "mutate_container.h"
-#include "nettrace_w.h"
+#include "outdir.h"
 #include "profiles.h"
 #include "rng.h"
 #include "sim.h"
@@ -57,7 +59,8 @@ static void help(void)
 	       "  -k, --keywords MASK     session keywords (default 0x1|0x2)\n"
 	       "  -l, --level N           session level (default 5)\n"
 	       "      --shard I/N         generate shard I of N (seed derived per shard)\n"
-	       "  -o, --output FILE       write to FILE (default: stdout)\n"
+	       "  -o, --output FILE       write to FILE (default: stdout); a directory\n"
+	       "                          for formats marked (dir)\n"
 	       "  -e, --expect FILE       write expected diagnostics as JSON lines\n"
 	       "      --values FILE       also write the same events as a CBOR model stream:\n"
 	       "                          every event's header and field values (ground truth)\n"
@@ -78,7 +81,8 @@ static void help(void)
 	       "                          upfront (every spec event's metadata before any event)\n"
 	       "\nFormats:\n", progname);
 	for (unsigned i = 0; gen_writer_formats[i]; i++)
-		printf("  %-12s %s\n", gen_writer_formats[i]->format, gen_writer_formats[i]->description);
+		printf("  %-12s %s%s\n", gen_writer_formats[i]->format,
+		       gen_writer_formats[i]->begin_dir ? "(dir) " : "", gen_writer_formats[i]->description);
 	exit(0);
 }
 
@@ -362,6 +366,8 @@ int main(int argc, char **argv)
 	if (nt_given && strncmp(format, "nettrace", 8) != 0)
 		usage_error("--uncompressed-headers, --block-bytes, --sp-every and --metadata "
 			    "shape nettrace files, not --format %s", format);
+	if (ops->begin_dir && !output)
+		usage_error("format %s writes a directory: give -o DIR", format);
 	if (mutate) {
 		if (strcmp(mutate, "all") == 0) {
 			for (unsigned i = 0; i < gen_nmutation_classes; i++)
@@ -423,10 +429,17 @@ int main(int argc, char **argv)
 	}
 
 	FILE *out = stdout, *expectf = NULL, *valid = NULL, *valuesf = NULL;
-	char *tmp = NULL, *etmp = NULL, *vtmp = NULL, *valid_buf = NULL;
+	char *tmp = NULL, *etmp = NULL, *vtmp = NULL, *valid_buf = NULL, *tmpdir = NULL;
 	size_t valid_len = 0;
+	char derr[512];
 
-	if (output && !(out = open_temp(output, &tmp))) {
+	if (ops->begin_dir) {
+		if (!(tmpdir = gen_outdir_make(output, derr, sizeof derr))) {
+			fprintf(stderr, "%s: %s\n", progname, derr);
+			return 1;
+		}
+		out = NULL;
+	} else if (output && !(out = open_temp(output, &tmp))) {
 		fprintf(stderr, "%s: cannot create a file beside %s: %s\n", progname, output, strerror(errno));
 		return 1;
 	}
@@ -434,6 +447,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: cannot create a file beside %s: %s\n", progname, expect_path, strerror(errno));
 		if (tmp)
 			close_and_rename(out, tmp, output, 0);
+		if (tmpdir) {
+			gen_outdir_remove(tmpdir);
+			free(tmpdir);
+		}
 		return 1;
 	}
 
@@ -506,12 +523,13 @@ int main(int argc, char **argv)
 			goto done;
 		}
 	}
-	/* A container fault needs the whole valid file first: keep it in memory. */
-	if (container && !(valid = open_memstream(&valid_buf, &valid_len))) {
+	/* A container fault needs the whole valid file first: keep it in memory.
+	 * A directory container is faulted in its temporary directory. */
+	if (container && !tmpdir && !(valid = open_memstream(&valid_buf, &valid_len))) {
 		fprintf(stderr, "%s: out of memory\n", progname);
 		goto done;
 	}
-	if (w->ops->begin(w, valid ? valid : out, &info) < 0) {
+	if ((tmpdir ? w->ops->begin_dir(w, tmpdir, &info) : w->ops->begin(w, valid ? valid : out, &info)) < 0) {
 		fprintf(stderr, "%s: %s\n", progname, gen_writer_error(w));
 		goto done;
 	}
@@ -567,6 +585,14 @@ int main(int argc, char **argv)
 		}
 		valid = NULL;
 	}
+	if (ok && container && tmpdir) {
+		char err[256];
+
+		if (gen_container_fault_write_dir(container, tmpdir, seed, expectf, err, sizeof err) < 0) {
+			fprintf(stderr, "%s: %s\n", progname, err);
+			ok = 0;
+		}
+	}
 	rc = ok ? 0 : 1;
 done:
 	if (valid)
@@ -576,7 +602,15 @@ done:
 	if (w)
 		w->ops->destroy(w);
 	/* A failure keeps its status (2: bad usage); a failed close makes it 1. */
-	if (tmp && close_and_rename(out, tmp, output, rc == 0) < 0 && rc == 0)
+	if (tmpdir) {
+		if (rc == 0 && gen_outdir_commit(tmpdir, output, derr, sizeof derr) < 0) {
+			fprintf(stderr, "%s: %s\n", progname, derr);
+			rc = 1;
+		}
+		if (rc != 0)
+			gen_outdir_remove(tmpdir);
+		free(tmpdir);
+	} else if (tmp && close_and_rename(out, tmp, output, rc == 0) < 0 && rc == 0)
 		rc = 1;
 	else if (!tmp && fflush(stdout) != 0)
 		rc = 1;

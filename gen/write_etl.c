@@ -524,8 +524,14 @@ static struct gen_writer *create_merged(void)
 }
 
 const struct gen_writer_ops gen_write_etl_ops = {
-	"etl", "ETW .etl as Windows writes it (64 KiB buffers, EVENT_HEADER records)",
-	create, etl_begin, etl_event, etl_end, etl_destroy, etl_option };
+	.format = "etl",
+	.description = "ETW .etl as Windows writes it (64 KiB buffers, EVENT_HEADER records)",
+	.create = create, .begin = etl_begin, .event = etl_event, .end = etl_end, .destroy = etl_destroy,
+	.option = etl_option,
+};
 const struct gen_writer_ops gen_write_etl_merged_ops = {
-	"etl-merged", "ETW .etl with kernel records between the runtime's, as merged traces have",
-	create_merged, etl_begin, etl_event, etl_end, etl_destroy, etl_option };
+	.format = "etl-merged",
+	.description = "ETW .etl with kernel records between the runtime's, as merged traces have",
+	.create = create_merged, .begin = etl_begin, .event = etl_event, .end = etl_end, .destroy = etl_destroy,
+	.option = etl_option,
+};

@@ -789,17 +789,32 @@ static struct gen_writer *create_v5f(void) { return made(5, 1, &gen_write_nettra
 static struct gen_writer *create_v6f(void) { return made(6, 1, &gen_write_nettrace_v6_full_ops); }
 
 const struct gen_writer_ops gen_write_nettrace_v4_ops = {
-	"nettrace-v4", "EventPipe nettrace V4 (FastSerialization, no metadata tags)",
-	create_v4, nt_begin, nt_event, nt_end, nt_destroy, nt_option };
+	.format = "nettrace-v4",
+	.description = "EventPipe nettrace V4 (FastSerialization, no metadata tags)",
+	.create = create_v4, .begin = nt_begin, .event = nt_event, .end = nt_end, .destroy = nt_destroy,
+	.option = nt_option,
+};
 const struct gen_writer_ops gen_write_nettrace_v5_ops = {
-	"nettrace-v5", "EventPipe nettrace V5, as .NET Core 3.0 to .NET 10 write it",
-	create_v5, nt_begin, nt_event, nt_end, nt_destroy, nt_option };
+	.format = "nettrace-v5",
+	.description = "EventPipe nettrace V5, as .NET Core 3.0 to .NET 10 write it",
+	.create = create_v5, .begin = nt_begin, .event = nt_event, .end = nt_end, .destroy = nt_destroy,
+	.option = nt_option,
+};
 const struct gen_writer_ops gen_write_nettrace_v6_ops = {
-	"nettrace-v6", "EventPipe nettrace V6 (typed blocks, thread table)",
-	create_v6, nt_begin, nt_event, nt_end, nt_destroy, nt_option };
+	.format = "nettrace-v6",
+	.description = "EventPipe nettrace V6 (typed blocks, thread table)",
+	.create = create_v6, .begin = nt_begin, .event = nt_event, .end = nt_end, .destroy = nt_destroy,
+	.option = nt_option,
+};
 const struct gen_writer_ops gen_write_nettrace_v5_full_ops = {
-	"nettrace-v5-full", "nettrace V5 with full metadata (event names, field lists, opcode tag)",
-	create_v5f, nt_begin, nt_event, nt_end, nt_destroy, nt_option };
+	.format = "nettrace-v5-full",
+	.description = "nettrace V5 with full metadata (event names, field lists, opcode tag)",
+	.create = create_v5f, .begin = nt_begin, .event = nt_event, .end = nt_end, .destroy = nt_destroy,
+	.option = nt_option,
+};
 const struct gen_writer_ops gen_write_nettrace_v6_full_ops = {
-	"nettrace-v6-full", "nettrace V6 with full metadata (event names, field lists, opcode)",
-	create_v6f, nt_begin, nt_event, nt_end, nt_destroy, nt_option };
+	.format = "nettrace-v6-full",
+	.description = "nettrace V6 with full metadata (event names, field lists, opcode)",
+	.create = create_v6f, .begin = nt_begin, .event = nt_event, .end = nt_end, .destroy = nt_destroy,
+	.option = nt_option,
+};

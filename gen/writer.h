@@ -78,6 +78,11 @@ struct gen_writer_ops {
 	 * between create() and begin(); NULL when the container has none.
 	 * Returns 0, or -1 with a message for an unknown key or bad value. */
 	int (*option)(struct gen_writer *w, const char *key, const char *value);
+	/* Directory containers (CTF) set this and leave begin NULL: the writer
+	 * creates its files in dir, an empty directory the caller made beside
+	 * the output path and renames into place when the run succeeds. The
+	 * writer copies dir if it keeps it. */
+	int (*begin_dir)(struct gen_writer *w, const char *dir, const struct gen_stream_info *info);
 };
 
 /* The writer table (gen/writer_table.c): the ops for a --format name, or

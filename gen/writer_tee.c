@@ -38,6 +38,14 @@ static int tee_begin(struct gen_writer *w, FILE *out, const struct gen_stream_in
 	return both(w, ra, ra < 0 ? 0 : t->b->ops->begin(t->b, t->b_out, info));
 }
 
+static int tee_begin_dir(struct gen_writer *w, const char *dir, const struct gen_stream_info *info)
+{
+	struct tee_writer *t = T(w);
+	int ra = t->a->ops->begin_dir(t->a, dir, info);
+
+	return both(w, ra, ra < 0 ? 0 : t->b->ops->begin(t->b, t->b_out, info));
+}
+
 static int tee_event(struct gen_writer *w, const struct gen_event *ev)
 {
 	struct tee_writer *t = T(w);
@@ -80,6 +88,7 @@ static const struct gen_writer_ops tee_ops = {
 	.format = "tee",
 	.description = "a container and its model stream",
 	.begin = tee_begin,
+	.begin_dir = tee_begin_dir,
 	.event = tee_event,
 	.end = tee_end,
 	.destroy = tee_destroy,

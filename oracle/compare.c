@@ -46,8 +46,12 @@ struct decl {
 struct adiag {                /* a diagnostic the decoder reported */
 	char code[16];            /* "" without a code */
 	int error;
-	int has_event, has_offset;
+	int has_event, has_offset, has_file;
 	uint64_t event, offset;
+	/* Directory containers (CTF): the file of the trace and the offset in
+	 * it, which is what expectations of those containers give. */
+	char file[64];
+	uint64_t file_offset;
 };
 
 struct held {                 /* a difference, printed after the verdict */
@@ -512,6 +516,12 @@ static void take_diag(struct cmp *c, const struct cv *a, int is_error_line)
 		d->has_offset = 1;
 		d->offset = off->u;
 	}
+	if (cv_text(cv_get(a, "file"), NULL) && cv_get(a, "file_offset") &&
+	    cv_get(a, "file_offset")->kind == CV_UINT) {
+		d->has_file = 1;
+		snprintf(d->file, sizeof d->file, "%s", cv_text(cv_get(a, "file"), ""));
+		d->file_offset = cv_get(a, "file_offset")->u;
+	}
 }
 
 static int code_matches(const char *want, const char *got)
@@ -526,9 +536,16 @@ static int code_matches(const char *want, const char *got)
 static int place_matches(const struct cv *w, const struct adiag *d)
 {
 	const struct cv *ev = cv_get(w, "event"), *off = cv_get(w, "offset");
+	const char *file = cv_text(cv_get(w, "file"), NULL);
 
-	return (!ev || (d->has_event && d->event == ev->u)) &&
-	       (!off || (d->has_offset && d->offset == off->u));
+	if (ev && !(d->has_event && d->event == ev->u))
+		return 0;
+	if (!off)
+		return 1;
+	/* An offset with a file is an offset in that file of the trace. */
+	if (file)
+		return d->has_file && strcmp(d->file, file) == 0 && d->file_offset == off->u;
+	return d->has_offset && d->offset == off->u;
 }
 
 /* Is this expected diagnostic required of this decoder? Says why not. */
@@ -556,8 +573,12 @@ static const char *where(const struct cv *w, char *buf, size_t n)
 {
 	const struct cv *ev = cv_get(w, "event"), *off = cv_get(w, "offset");
 
+	const char *file = cv_text(cv_get(w, "file"), NULL);
+
 	if (ev)
 		snprintf(buf, n, " at event %" PRIu64, ev->u);
+	else if (off && file)
+		snprintf(buf, n, " at byte %" PRIu64 " of %s", off->u, file);
 	else if (off)
 		snprintf(buf, n, " at byte %" PRIu64, off->u);
 	else

@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "config.h"
 #include "compare.h"
@@ -42,15 +43,16 @@ static void on_event(void *arg, struct or_ctx *ctx, const struct or_event *ev,
 
 static void usage(FILE *f)
 {
-	fputs("usage: gcoracle [--json] [--strict] [--quiet] [--expect FILE] FILE...\n"
+	fputs("usage: gcoracle [--json] [--strict] [--quiet] [--expect FILE] FILE|DIR...\n"
 	      "       gcoracle compare [--json] EXPECTED ACTUAL  (see gcoracle compare --help)\n"
 	      "Decode .NET GC runtime events and check them against the spec.\n"
-	      "FILE - (or a pipe) is read as it comes, without seeking.\n"
+	      "FILE - (or a pipe) is read as it comes, without seeking. A DIR is a CTF\n"
+	      "trace (LTTng), or a directory with traces below it.\n"
 	      "  --json         JSON lines: one per event and diagnostic, then a summary\n"
 	      "  --strict       warnings count as errors\n"
 	      "  --quiet        print only the summary (text mode)\n"
 	      "  --expect FILE  check the diagnostics against gcgen expectations\n"
-	      "  --format FMT   read as FMT (cbor-model, nettrace, ...) instead of probing\n"
+	      "  --format FMT   read as FMT (cbor-model, nettrace, ctf, etl) instead of probing\n"
 	      "  --help, --version\n"
 	      "Exit status: 0 no errors, 1 errors found, 2 unreadable input or bad usage.\n",
 	      f);
@@ -112,6 +114,14 @@ int main(int argc, char **argv)
 	ctx.on_event_arg = &c;
 	for (int i = optind; i < argc; i++) {
 		int is_stdin = strcmp(argv[i], "-") == 0;
+		struct stat st;
+
+		if (!is_stdin && stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+			/* A trace directory (CTF) */
+			if (or_run_dir(&ctx, argv[i]) != 0 && !c.expect_mode)
+				status = 2;
+			continue;
+		}
 		FILE *in = is_stdin ? stdin : fopen(argv[i], "rb");
 		if (!in) {
 			fprintf(stderr, "gcoracle: %s: cannot open\n", argv[i]);

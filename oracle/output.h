@@ -7,6 +7,8 @@
  *    "timestamp":T,"thread":TID,"fields":{...}}
  *   {"type":"diag","code":"GC-S005","severity":"error","event":17,
  *    "offset":1234,"name":"GCEnd_V1","message":"..."}
+ *   (directory containers add "file":"channel0_3","file_offset":N after
+ *   "offset", which is then the trace offset: see ctf_r.h)
  *   {"type":"summary","events":N,"errors":E,"warnings":W,"notes":K,...}
  * Field values: integers and Pointers as JSON numbers, Booleans as true/false
  * (numbers when not 0 or 1), strings as JSON strings (U+FFFD for unpaired

@@ -39,5 +39,6 @@ static void etl_close(struct or_reader *r)
 }
 
 const struct or_reader_ops or_read_etl = {
-	"etl", etl_probe, etl_open, etl_next, etl_close
+	.format = "etl",
+	.probe = etl_probe, .open = etl_open, .next = etl_next, .close = etl_close,
 };

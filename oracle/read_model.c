@@ -350,6 +350,7 @@ static enum or_status model_next(struct or_reader *r, struct or_event *ev)
 }
 
 const struct or_reader_ops or_read_model = {
-	"cbor-model", probe, model_open, model_next, model_close
+	.format = "cbor-model",
+	.probe = probe, .open = model_open, .next = model_next, .close = model_close,
 };
 

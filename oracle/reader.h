@@ -7,7 +7,8 @@
  * (read_model.c, read_nettrace.c, ...), registered in reader_table.c.
  *
  * Streaming: a reader keeps at most one block of the file in memory; memory
- * does not grow with the file.
+ * does not grow with the file. A directory container keeps at most one
+ * block per file of the directory.
  *
  * Ownership: an or_event and the payload it points to are owned by the
  * reader and stay valid only until the next call to next() or close().
@@ -84,6 +85,13 @@ struct or_reader_ops {
 	            struct or_stream_info *info);
 	enum or_status (*next)(struct or_reader *r, struct or_event *ev);
 	void (*close)(struct or_reader *r);
+	/* Directory containers (CTF) set these two and leave probe and open
+	 * NULL: does the directory at path hold our container, and open it.
+	 * While open, the reader may set ctx->diag.locate so that diagnostics
+	 * name the file of the directory their offset is in; close() clears it. */
+	int (*probe_dir)(const char *path);
+	int (*open_dir)(struct or_reader **r, const char *path, struct or_ctx *ctx,
+	                struct or_stream_info *info);
 };
 
 /* The registered readers, NULL-terminated (reader_table.c). */

@@ -29,7 +29,8 @@ class Container:
 
     def __init__(self, fmt, label, ext, container, version, *, home=False,
                  all_profiles=False, payload_faults=False, variants=(),
-                 fault_args=(), truncations=None, base_args=(), clean_expect=()):
+                 fault_args=(), truncations=None, base_args=(), clean_expect=(),
+                 clock_hz=0):
         self.fmt = fmt                  # gcgen --format
         self.label = label              # in case names: y_<label>_...
         self.ext = ext                  # file name ending ("" for a directory)
@@ -44,6 +45,9 @@ class Container:
         # What the container itself makes a reader say on every case without
         # a fault (gcgen records faults only).
         self.clean_expect = list(clean_expect)
+        # A container with a clock of its own (CTF: 1 GHz) records gcgen's
+        # ticks converted; the expectation gives them in its clock.
+        self.clock_hz = clock_hz
         # The truncate class cuts at a seed-chosen byte: one case per
         # (code the cut must raise, name), the first seed whose cut raises it.
         self.truncations = truncations if truncations is not None else TRUNCATIONS
@@ -96,6 +100,8 @@ CONTAINERS = [
               fault_args=NETTRACE_FAULT_ARGS),
     Container("etl", "etl", ".etl", "etl", 1, payload_faults=True, variants=ETL_VARIANTS,
               base_args=ETL_SMALL, truncations=(("GC-W002", "truncated_inside_buffer"),)),
+    # A CTF case is a trace directory (cases/NAME.ctf/).
+    Container("ctf", "ctf", ".ctf", "ctf", 1, payload_faults=True, clock_hz=1000000000),
     Container("etl-merged", "etl_merged", ".etl", "etl", 1, base_args=ETL_SMALL,
               # The kernel records are noted once, at the first (its offset
               # depends on the buffer layout, so no place is given).
@@ -360,7 +366,8 @@ def gcgen_case(gcgen, case, work, outdir, catalogue):
         ("file", "cases/" + case.name + c.ext), ("format", c.fmt),
         ("container", c.container), ("container_version", str(c.version)),
         ("profile", case.profile), ("mode", case.mode),
-        ("seed", str(case.seed)), ("faults", ",".join(case.faults)),
+        ("seed", str(case.seed)), ("clock_hz", str(c.clock_hz)),
+        ("faults", ",".join(case.faults)),
         ("reaches", ",".join(case.reaches)), ("events", "yes" if case.events else "no"),
         ("values", values), ("expect", expect), ("allowed", case.allowed),
         ("description", case.description), ("gcgen", reproduce),

@@ -101,7 +101,18 @@ static int provider_index(const cbor_item_t *t)
  * the spec for the (provider, id, version) the event carries, so an event a
  * fault relabelled is expected as what its header says it is; an
  * event-version the spec lacks is expected without fields (passed over). */
-static cbor_item_t *expected_event(const cbor_item_t *m, uint64_t index, int *spec_event)
+/* A timestamp in gcgen's clock (freq ticks per second) as a container with
+ * its own clock records it (hz; 0: the container keeps gcgen's ticks). The
+ * arithmetic is the CTF writer's, whose clock is 1 GHz. */
+static uint64_t to_clock(uint64_t ticks, uint64_t freq, uint64_t hz)
+{
+	if (!hz || !freq || freq == hz)
+		return ticks;
+	return ticks / freq * hz + ticks % freq * hz / freq;
+}
+
+static cbor_item_t *expected_event(const cbor_item_t *m, uint64_t index, int *spec_event,
+				   uint64_t freq, uint64_t hz)
 {
 	cbor_item_t *e = cbor_new_definite_map(8), *prov = cc_get(m, "provider");
 	cbor_item_t *fields = cc_get(m, "fields");
@@ -119,7 +130,7 @@ static cbor_item_t *expected_event(const cbor_item_t *m, uint64_t index, int *sp
 	cc_put(e, "provider", cbor_incref(prov));
 	cc_put(e, "id", cc_uint(cc_get_uint(m, "id", 0)));
 	cc_put(e, "version", cc_uint(cc_get_uint(m, "version", 0)));
-	cc_put(e, "timestamp", cc_uint(cc_get_uint(m, "timestamp", 0)));
+	cc_put(e, "timestamp", cc_uint(to_clock(cc_get_uint(m, "timestamp", 0), freq, hz)));
 	cc_put(e, "thread", cc_uint(cc_get_uint(m, "thread", 0)));
 	if (sp && fields)
 		cc_put(e, "fields", cbor_incref(fields));
@@ -144,8 +155,9 @@ static void values_free(struct values *v)
 	memset(v, 0, sizeof *v);
 }
 
-static int load_values(const char *path, struct values *v)
+static int load_values(const char *path, uint64_t hz, struct values *v)
 {
+	uint64_t freq = 0;
 	size_t len, off = 0;
 	uint8_t *buf = cc_read_file(path, &len);
 	static uint8_t seen[GCSPEC_NEVENTS];
@@ -176,11 +188,13 @@ static int load_values(const char *path, struct values *v)
 				cbor_decref(&it);
 				goto out;
 			}
+			freq = cc_get_uint(it, "clock_frequency", 0);
 			cc_put(v->stream, "pointer_size", cc_uint(cc_get_uint(it, "pointer_size", 0)));
-			cc_put(v->stream, "clock_frequency", cc_uint(cc_get_uint(it, "clock_frequency", 0)));
-			cc_put(v->stream, "start_ticks", cc_uint(cc_get_uint(it, "start_ticks", 0)));
+			cc_put(v->stream, "clock_frequency", cc_uint(hz ? hz : freq));
+			cc_put(v->stream, "start_ticks",
+			       cc_uint(to_clock(cc_get_uint(it, "start_ticks", 0), freq, hz)));
 			cc_put(v->stream, "process_id", cc_uint(cc_get_uint(it, "process_id", 0)));
-		} else if (cc_push(v->events, expected_event(it, v->nevents++, &ev)) < 0) {
+		} else if (cc_push(v->events, expected_event(it, v->nevents++, &ev, freq, hz)) < 0) {
 			cbor_decref(&it);
 			goto out;
 		} else if (ev >= 0) {
@@ -251,7 +265,7 @@ static cbor_item_t *load_diags(const char *path, int *must_error, int *may_error
 		return NULL;
 	}
 	while (fgets(line, sizeof line, f)) {
-		char code[32], num[32], may[8];
+		char code[32], num[32], may[8], name[64];
 		cbor_item_t *d;
 		int k, is_may;
 
@@ -265,7 +279,7 @@ static cbor_item_t *load_diags(const char *path, int *must_error, int *may_error
 			cbor_decref(&a);
 			return NULL;
 		}
-		d = cbor_new_definite_map(5);
+		d = cbor_new_definite_map(6);
 		cc_put(d, "code", cc_text(code));
 		cc_put(d, "severity", cc_text(k >= 0 ? severity_name[gcspec_diags[k].severity] : "any"));
 		cc_put(d, "must", cbor_build_bool(!is_may));
@@ -273,6 +287,9 @@ static cbor_item_t *load_diags(const char *path, int *must_error, int *may_error
 			cc_put(d, "event", cc_uint(strtoull(num, NULL, 10)));
 		if (json_field(line, "offset", num, sizeof num))
 			cc_put(d, "offset", cc_uint(strtoull(num, NULL, 10)));
+		/* Directory containers: the offset is in this file of the trace. */
+		if (json_field(line, "file", name, sizeof name))
+			cc_put(d, "file", cc_text(name));
 		if (!is_may && k >= 0 && gcspec_diags[k].severity == GCSPEC_ERROR)
 			*must_error = 1;
 		if (is_may && (k < 0 || gcspec_diags[k].severity == GCSPEC_ERROR))
@@ -351,7 +368,7 @@ static cbor_item_t *pack_case(const struct kv *kv, unsigned lineno, const char *
 {
 	static const char *const keys[] = { "name", "class", "file", "format", "container",
 		"container_version", "profile", "mode", "seed", "faults", "reaches",
-		"events", "values", "expect", "allowed", "description", "gcgen", NULL };
+		"events", "values", "expect", "allowed", "description", "gcgen", "clock_hz", NULL };
 	struct values v;
 	cbor_item_t *c, *diags;
 	const char *cls, *events_path = NULL;
@@ -361,7 +378,7 @@ static cbor_item_t *pack_case(const struct kv *kv, unsigned lineno, const char *
 	for (unsigned i = 0; keys[i]; i++)
 		if (!need(kv, keys[i], lineno))
 			return NULL;
-	if (load_values(kv_get(kv, "values"), &v) < 0)
+	if (load_values(kv_get(kv, "values"), strtoull(kv_get(kv, "clock_hz"), NULL, 10), &v) < 0)
 		return NULL;
 	if (!(diags = load_diags(kv_get(kv, "expect"), &must_error, &may_error))) {
 		values_free(&v);
