@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -20,6 +19,7 @@
 #include "exhaustive.h"
 #include "mutate.h"
 #include "mutate_container.h"
+#include "outfile.h"
 #include "profiles.h"
 #include "rng.h"
 #include "sim.h"
@@ -118,32 +118,6 @@ static int writer_sink_event(struct gen_sink *s, struct gen_event *ev)
 	return 0;
 }
 
-/* Open a temporary file in the directory of path. */
-static FILE *open_temp(const char *path, char **tmp_out)
-{
-	size_t n = strlen(path);
-	char *tmp = malloc(n + 16);
-	int fd;
-
-	if (!tmp)
-		return NULL;
-	snprintf(tmp, n + 16, "%s.tmpXXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		free(tmp);
-		return NULL;
-	}
-	{
-		/* mkstemp makes 0600; give the file the mode a plain create would. */
-		mode_t mask = umask(0);
-
-		umask(mask);
-		fchmod(fd, 0666 & ~mask);
-	}
-	*tmp_out = tmp;
-	return fdopen(fd, "wb");
-}
-
 /* --list-mutations: the classes that apply to format (NULL: every class).
  * Columns: name, reach, codes, formats, description. */
 static void list_mutations(const char *format)
@@ -160,20 +134,16 @@ static void list_mutations(const char *format)
 			       cf->formats, cf->description);
 }
 
-static int close_and_rename(FILE *f, char *tmp, const char *path, int ok)
+/* Finish an output file (see outfile.h); 0, or -1 after saying why. */
+static int finish(struct gen_outfile *o, int ok)
 {
-	if (fflush(f) != 0 || fsync(fileno(f)) != 0)
-		ok = 0;
-	if (fclose(f) != 0)
-		ok = 0;
-	if (ok && rename(tmp, path) != 0) {
-		fprintf(stderr, "%s: cannot rename %s to %s: %s\n", progname, tmp, path, strerror(errno));
-		ok = 0;
+	char err[512];
+
+	if (gen_outfile_close(o, ok, err, sizeof err) < 0) {
+		fprintf(stderr, "%s: %s\n", progname, err);
+		return -1;
 	}
-	if (!ok)
-		unlink(tmp);
-	free(tmp);
-	return ok ? 0 : -1;
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -355,20 +325,23 @@ int main(int argc, char **argv)
 			seed = gen_splitmix64(&st);
 	}
 
-	FILE *out = stdout, *expectf = NULL, *valid = NULL;
-	char *tmp = NULL, *etmp = NULL, *valid_buf = NULL;
+	FILE *out, *expectf = NULL, *valid = NULL;
+	struct gen_outfile *outf, *expectof = NULL;
+	char *valid_buf = NULL;
 	size_t valid_len = 0;
 
-	if (output && !(out = open_temp(output, &tmp))) {
+	if (!(outf = gen_outfile_open(output))) {
 		fprintf(stderr, "%s: cannot create a file beside %s: %s\n", progname, output, strerror(errno));
 		return 1;
 	}
-	if (expect_path && !(expectf = open_temp(expect_path, &etmp))) {
+	out = gen_outfile_stream(outf);
+	if (expect_path && !(expectof = gen_outfile_open(expect_path))) {
 		fprintf(stderr, "%s: cannot create a file beside %s: %s\n", progname, expect_path, strerror(errno));
-		if (tmp)
-			close_and_rename(out, tmp, output, 0);
+		finish(outf, 0);
 		return 1;
 	}
+	if (expectof)
+		expectf = gen_outfile_stream(expectof);
 
 	struct gen_writer *w = ops->create();
 	struct gen_emit e;
@@ -468,11 +441,9 @@ done:
 	gen_mutator_free(mut);
 	if (w)
 		ops->destroy(w);
-	if (tmp && close_and_rename(out, tmp, output, rc == 0) < 0)
+	if (finish(outf, rc == 0) < 0)
 		rc = 1;
-	else if (!tmp && fflush(stdout) != 0)
-		rc = 1;
-	if (etmp && close_and_rename(expectf, etmp, expect_path, rc == 0) < 0)
+	if (finish(expectof, rc == 0) < 0)
 		rc = 1;
 	return rc;
 }

@@ -7,6 +7,7 @@
  * per heap; the background GC has its own thread; finalizers run on the
  * finalizer thread.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -35,11 +36,33 @@ static const char *const ev_names[EV_COUNT] = {
 #define MAX_SEGMENTS 64
 #define USER_THREADS 4
 
+/*
+ * Field indexes, learnt once per run. Each kind of event maps to one
+ * event-version for the whole run (the profile fixes it), and the simulator
+ * names fields by string literals. So a small per-kind hash table keyed by
+ * the name's address finds a field's template index in a few instructions,
+ * where a search by name costs a string comparison per field (and a whole
+ * scan for the fields an older version lacks). Names must be string
+ * literals (or pointers into constant tables of them): the address is the
+ * key.
+ */
+#define LEARNT_SLOTS 32            /* a power of two */
+#define MAX_LEARNT 24              /* then names are looked up each time */
+
+struct kind_fields {
+	const char *name[LEARNT_SLOTS];
+	int16_t index[LEARNT_SLOTS];   /* template index, or -1: not in this version */
+	uint8_t member[LEARNT_SLOTS];
+	unsigned n;
+};
+
 struct sim {
 	const struct gen_sim_config *cfg;
 	struct gen_emit *e;
 	struct gen_rng rng;
 	int ev[EV_COUNT];
+	int cur;                   /* kind of the event being built */
+	struct kind_fields kf[EV_COUNT];
 	uint64_t now;
 	uint64_t count;            /* last GC count used */
 	unsigned nheaps;           /* heaps the events show (1 for workstation) */
@@ -70,13 +93,67 @@ static uint64_t ptrmask(const struct sim *s, uint64_t x)
 	return s->e->pointer_size == 4 ? (x & 0xFFFFFFFFu) : x;
 }
 
+/* The slow path of field(): look the name up and remember it. */
+static int learn(struct sim *s, struct kind_fields *k, unsigned h, const char *name, int member)
+{
+	int index = gen_values_index(s->e->vals, name, member);
+
+	if (k->n < MAX_LEARNT) {
+		k->name[h] = name;
+		k->index[h] = (int16_t)index;
+		k->member[h] = (uint8_t)member;
+		k->n++;
+	}
+	return index;
+}
+
+/* Template index of field `name` (member: of the Struct) of the current
+ * event, or -1. */
+static inline int field(struct sim *s, const char *name, int member)
+{
+	struct kind_fields *k = &s->kf[s->cur];
+	unsigned h = (unsigned)(((uintptr_t)name * 0x9E3779B97F4A7C15ull) >> 59);
+
+	for (; k->name[h]; h = (h + 1) & (LEARNT_SLOTS - 1))
+		if (k->name[h] == name && k->member[h] == member)
+			return k->index[h];
+	return learn(s, k, h, name, member);
+}
+
+static inline void set_num(struct sim *s, const char *name, uint64_t x)
+{
+	int i = field(s, name, 0);
+
+	if (i >= 0)
+		gen_values_set_num_at(s->e->vals, (unsigned)i, x);
+}
+
+static inline void set_text(struct sim *s, const char *name, const char *utf8, size_t len)
+{
+	int i = field(s, name, 0);
+
+	if (i >= 0)
+		gen_values_set_text_at(s->e->vals, (unsigned)i, utf8, len);
+}
+
+static inline void set_member(struct sim *s, unsigned row, const char *name, uint64_t x)
+{
+	int i = field(s, name, 1);
+	struct gen_value v = { x, 0, GEN_VK_NUM };
+
+	if (i >= 0)
+		gen_values_set_member_at(s->e->vals, row, (unsigned)i, &v);
+}
+
 /* Start an event of the profile; 1 when it is to be written. */
 static int begin(struct sim *s, int which)
 {
 	int r = gen_emit_begin(s->e, s->ev[which]);
 
-	if (r == 1)
-		gen_values_set_num(s->e->vals, "ClrInstanceID", s->clr);
+	if (r == 1) {
+		s->cur = which;
+		set_num(s, "ClrInstanceID", s->clr);
+	}
 	return r;
 }
 
@@ -85,7 +162,7 @@ static int send(struct sim *s, uint64_t thread)
 	return gen_emit_send(s->e, tick(s), thread, (uint32_t)(thread & 0xF));
 }
 
-#define SET(name, x) gen_values_set_num(s->e->vals, (name), (x))
+#define SET(name, x) set_num(s, (name), (x))
 #define TRY(x) do { if ((x) < 0) return -1; } while (0)
 
 static uint64_t gc_thread(const struct sim *s, unsigned heap, uint64_t user)
@@ -142,7 +219,7 @@ static int alloc_ticks(struct sim *s)
 				SET("AllocationKind", k);
 				SET("AllocationAmount64", amount);
 				SET("TypeID", ptrmask(s, 0x7ff812340000ull + 0x40 * gen_rng_below(&s->rng, 1000)));
-				gen_values_set_text(s->e->vals, "TypeName", tn, strlen(tn));
+				set_text(s, "TypeName", tn, strlen(tn));
 				SET("HeapIndex", h);
 				SET("Address", ptrmask(s, 0x1f000000000ull + gen_rng_below(&s->rng, 1ull << 30) * 8));
 				SET("ObjectSize", size);
@@ -274,7 +351,7 @@ static int gc_body(struct sim *s, uint64_t user, unsigned depth, int background)
 			SET("HandleID", ptrmask(s, 0x1e000001000ull));
 			SET("ObjectID", ptrmask(s, 0x1f000000100ull));
 			SET("ObjectSize", 64);
-			gen_values_set_text(s->e->vals, "TypeName", "System.Byte[]", 13);
+			set_text(s, "TypeName", "System.Byte[]", 13);
 			TRY(send(s, th));
 		}
 		if (begin(s, EV_MOVED) == 1) {
@@ -282,16 +359,16 @@ static int gc_body(struct sim *s, uint64_t user, unsigned depth, int background)
 
 			for (unsigned r = 0; r < n; r++) {
 				gen_values_add_row(s->e->vals);
-				gen_values_set_member_num(s->e->vals, r, "OldRangeBase", ptrmask(s, 0x1f000000000ull + r * 0x1000));
-				gen_values_set_member_num(s->e->vals, r, "NewRangeBase", ptrmask(s, 0x1f000800000ull + r * 0x1000));
-				gen_values_set_member_num(s->e->vals, r, "RangeLength", 0x800);
+				set_member(s, r, "OldRangeBase", ptrmask(s, 0x1f000000000ull + r * 0x1000));
+				set_member(s, r, "NewRangeBase", ptrmask(s, 0x1f000800000ull + r * 0x1000));
+				set_member(s, r, "RangeLength", 0x800);
 			}
 			TRY(send(s, th));
 		}
 		if (begin(s, EV_SURVIVING) == 1) {
 			gen_values_add_row(s->e->vals);
-			gen_values_set_member_num(s->e->vals, 0, "RangeBase", ptrmask(s, 0x1f000000000ull));
-			gen_values_set_member_num(s->e->vals, 0, "RangeLength", 0x4000);
+			set_member(s, 0, "RangeBase", ptrmask(s, 0x1f000000000ull));
+			set_member(s, 0, "RangeLength", 0x4000);
 			TRY(send(s, th));
 		}
 		for (unsigned g = 0; g < 3; g++) {
@@ -315,9 +392,9 @@ static int gc_body(struct sim *s, uint64_t user, unsigned depth, int background)
 			for (unsigned g = 0; g < 5; g++) {
 				int r = gen_values_add_row(s->e->vals);
 
-				gen_values_set_member_num(s->e->vals, (unsigned)r, "SizeBefore", s->gen_size[g]);
-				gen_values_set_member_num(s->e->vals, (unsigned)r, "SizeAfter", s->gen_size[g] / 2);
-				gen_values_set_member_num(s->e->vals, (unsigned)r, "NewAllocation", 0x40000);
+				set_member(s, (unsigned)r, "SizeBefore", s->gen_size[g]);
+				set_member(s, (unsigned)r, "SizeAfter", s->gen_size[g] / 2);
+				set_member(s, (unsigned)r, "NewAllocation", 0x40000);
 			}
 			TRY(send(s, background ? BGC_THREAD : gc_thread(s, h, user)));
 		}
@@ -333,7 +410,7 @@ static int gc_body(struct sim *s, uint64_t user, unsigned depth, int background)
 			for (unsigned p = 0; p < 3; p++) {
 				int r = gen_values_add_row(s->e->vals);
 
-				gen_values_set_member_num(s->e->vals, (unsigned)r, "Time", gen_rng_below(&s->rng, 5000));
+				set_member(s, (unsigned)r, "Time", gen_rng_below(&s->rng, 5000));
 			}
 		}
 		TRY(send(s, background ? BGC_THREAD : gc_thread(s, 0, user)));

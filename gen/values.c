@@ -3,6 +3,13 @@
 
 #include "values.h"
 
+/* The kind of value each in-type holds (GEN_VK_NUM = 0 for the rest). */
+static const uint8_t kind_of[GCSPEC_STRUCT + 1] = {
+	[GCSPEC_FLOAT] = GEN_VK_DOUBLE, [GCSPEC_DOUBLE] = GEN_VK_DOUBLE,
+	[GCSPEC_UNICODE_STRING] = GEN_VK_TEXT, [GCSPEC_ANSI_STRING] = GEN_VK_TEXT,
+	[GCSPEC_GUID] = GEN_VK_BYTES, [GCSPEC_BINARY] = GEN_VK_BYTES,
+};
+
 int gen_values_reset(struct gen_values *v, unsigned event)
 {
 	const struct gcspec_event *ev;
@@ -21,20 +28,19 @@ int gen_values_reset(struct gen_values *v, unsigned event)
 	v->nrows = 0;
 	v->arena_used = 0;
 	v->cursor = 0;
-	memset(v->field, 0, sizeof v->field[0] * ev->nfields);
+	/* Once per event: a store per field, no memset call. */
 	for (unsigned i = 0; i < ev->nfields; i++) {
+		struct gen_value *x = &v->field[i];
+
+		x->u = 0;
+		x->len = 0;
+		x->kind = f[i].type <= GCSPEC_STRUCT ? kind_of[f[i].type] : GEN_VK_NUM;
 		if (f[i].type == GCSPEC_STRUCT && !f[i].is_member) {
 			if (v->struct_field >= 0)
 				return -1;
 			v->struct_field = (int16_t)i;
 			v->nmembers = f[i].nmembers;
 		}
-		if (f[i].type == GCSPEC_UNICODE_STRING || f[i].type == GCSPEC_ANSI_STRING)
-			v->field[i].kind = GEN_VK_TEXT;
-		else if (f[i].type == GCSPEC_GUID || f[i].type == GCSPEC_BINARY)
-			v->field[i].kind = GEN_VK_BYTES;
-		else if (f[i].type == GCSPEC_FLOAT || f[i].type == GCSPEC_DOUBLE)
-			v->field[i].kind = GEN_VK_DOUBLE;
 	}
 	return 0;
 }
@@ -46,13 +52,15 @@ int gen_values_index(const struct gen_values *v, const char *name, int member)
 
 	/* Callers mostly set fields in template order: start at the cursor so
 	 * a whole event costs about one comparison per field. */
-	for (unsigned k = 0; k < n; k++) {
-		unsigned i = (v->cursor + k) % n;
+	unsigned i = v->cursor < n ? v->cursor : 0;
 
+	for (unsigned k = 0; k < n; k++) {
 		if (f[i].is_member == (member ? 1 : 0) && strcmp(f[i].name, name) == 0) {
-			((struct gen_values *)v)->cursor = (uint16_t)((i + 1) % n);
+			((struct gen_values *)v)->cursor = (uint16_t)(i + 1 < n ? i + 1 : 0);
 			return (int)i;
 		}
+		if (++i == n)
+			i = 0;
 	}
 	return -1;
 }
@@ -168,13 +176,9 @@ int gen_values_add_row(struct gen_values *v)
 		const struct gcspec_field *mf = &f[v->struct_field + 1 + m];
 		struct gen_value *c = &v->cell[base + m];
 
-		memset(c, 0, sizeof *c);
-		if (mf->type == GCSPEC_UNICODE_STRING || mf->type == GCSPEC_ANSI_STRING)
-			c->kind = GEN_VK_TEXT;
-		else if (mf->type == GCSPEC_GUID || mf->type == GCSPEC_BINARY)
-			c->kind = GEN_VK_BYTES;
-		else if (mf->type == GCSPEC_FLOAT || mf->type == GCSPEC_DOUBLE)
-			c->kind = GEN_VK_DOUBLE;
+		c->u = 0;
+		c->len = 0;
+		c->kind = mf->type <= GCSPEC_STRUCT ? kind_of[mf->type] : GEN_VK_NUM;
 	}
 	v->nrows++;
 	if (f[v->struct_field].size_field >= 0)

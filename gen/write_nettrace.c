@@ -73,6 +73,11 @@ struct nt_writer {
 	struct ntw_thread *threads;
 	size_t nthreads, capthreads;
 	struct u64map thread_map;      /* tid -> threads index */
+	size_t last_thread;            /* threads index of the previous event's thread */
+
+	/* Metadata id of each spec event as the spec states it (0: none
+	 * yet): almost every event, without hashing its key. */
+	uint32_t meta_of_spec[GCSPEC_NEVENTS];
 
 	struct u64map stack_map;       /* stream stack id -> file stack id, this SP region */
 	uint32_t next_stack_id, first_pending_stack;
@@ -327,8 +332,13 @@ static struct ntw_thread *thread_of(struct nt_writer *w, uint64_t tid)
 	uint32_t i;
 	struct ntw_thread *t;
 
-	if (map_get(&w->thread_map, tid, &i))
+	/* Runs of events on one thread are the common case. */
+	if (w->nthreads && w->threads[w->last_thread].tid == tid)
+		return &w->threads[w->last_thread];
+	if (map_get(&w->thread_map, tid, &i)) {
+		w->last_thread = i;
 		return &w->threads[i];
+	}
 	if (w->nthreads == w->capthreads) {
 		size_t cap = w->capthreads ? w->capthreads * 2 : 16;
 		struct ntw_thread *p = realloc(w->threads, cap * sizeof *p);
@@ -344,7 +354,7 @@ static struct ntw_thread *thread_of(struct nt_writer *w, uint64_t tid)
 	t->index = w->nthreads + 1;
 	if (map_put(&w->thread_map, tid, (uint32_t)w->nthreads))
 		return NULL;
-	w->nthreads++;
+	w->last_thread = w->nthreads++;
 	if (w->o.version >= 6) {
 		/* Thread row: RowSize, Index, OSThreadId (3), OSProcessId (2). */
 		size_t at = w->thr.len;
@@ -402,18 +412,40 @@ static int meta_record(struct nt_writer *w, uint32_t id, const struct ntw_meta_k
 	return 0;
 }
 
+/* Whether k is its spec event's key unchanged (no mutator touched it). */
+static int meta_is_spec(const struct ntw_meta_key *k)
+{
+	const struct gcspec_event *ev;
+
+	if (k->spec_event >= GCSPEC_NEVENTS)
+		return 0;
+	ev = &gcspec_events[k->spec_event];
+	return k->provider == ev->provider && k->id == ev->id && k->version == ev->version &&
+	       k->level == ev->level && k->opcode == ev->opcode && k->keywords == ev->keywords;
+}
+
 static int meta_id_of(struct nt_writer *w, const struct ntw_meta_key *k, uint32_t *id)
 {
-	uint64_t h = meta_hash(k);
+	int spec = meta_is_spec(k);
+	uint64_t h;
 	uint32_t i;
 
+	if (spec && w->meta_of_spec[k->spec_event]) {
+		*id = w->meta_of_spec[k->spec_event];
+		return 0;
+	}
+	h = meta_hash(k);
 	if (map_get(&w->meta_map, h, &i) && meta_equal(&w->metas[i].key, k)) {
 		*id = w->metas[i].id;
+		if (spec)
+			w->meta_of_spec[k->spec_event] = *id;
 		return 0;
 	}
 	for (size_t j = 0; j < w->nmetas; j++) /* a hash collision: rare */
 		if (meta_equal(&w->metas[j].key, k)) {
 			*id = w->metas[j].id;
+			if (spec)
+				w->meta_of_spec[k->spec_event] = *id;
 			return 0;
 		}
 	if (w->nmetas == w->capmetas) {
@@ -433,6 +465,8 @@ static int meta_id_of(struct nt_writer *w, const struct ntw_meta_key *k, uint32_
 	w->nmetas++;
 	w->nmeta_pending++;
 	*id = w->next_meta_id++;
+	if (spec)
+		w->meta_of_spec[k->spec_event] = *id;
 	return 0;
 }
 
@@ -477,14 +511,31 @@ static int stack_id_of(struct nt_writer *w, uint32_t stream_id, uint32_t *id)
 
 /* --- events ---------------------------------------------------------------------- */
 
+/* Append v as a varuint at p (room checked by the caller); returns the end. */
+static inline uint8_t *put_varuint(uint8_t *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (uint8_t)v;
+	return p;
+}
+
+/* The largest compressed header: flags and seven varuints. */
+#define MAX_COMPRESSED_HEADER (1 + 7 * 10)
+
 static int encode_compressed(struct nt_writer *w, const struct gen_event *e,
                              uint32_t meta, uint32_t seq, uint64_t tref,
                              uint32_t stack, int sorted)
 {
 	struct ntw_buf *b = &w->ev;
 	struct ntw_prev *p = &w->prev;
-	uint8_t flags = 0;
+	uint8_t flags = 0, *o;
 
+	/* One room check per event; the fields are then stored directly. */
+	if (ntw_reserve(b, MAX_COMPRESSED_HEADER + (size_t)e->payload_len))
+		return -1;
 	if (meta != p->meta_id)
 		flags |= 1;
 	if (seq != p->seq + 1 || tref != p->ctid || e->processor != p->proc)
@@ -497,24 +548,26 @@ static int encode_compressed(struct nt_writer *w, const struct gen_event *e,
 		flags |= 64;
 	if (e->payload_len != p->payload_len)
 		flags |= 128;
-	if (ntw_u8(b, flags))
-		return -1;
-	if ((flags & 1) && ntw_varuint(b, meta))
-		return -1;
+	o = b->data + b->len;
+	*o++ = flags;
+	if (flags & 1)
+		o = put_varuint(o, meta);
 	/* The reader adds one after the delta (the event's metadata id is not 0). */
-	if ((flags & 2) && (ntw_varuint(b, (uint32_t)(seq - p->seq - 1)) ||
-	                    ntw_varuint(b, tref) || ntw_varuint(b, e->processor)))
-		return -1;
-	if ((flags & 4) && ntw_varuint(b, tref))
-		return -1;
-	if ((flags & 8) && ntw_varuint(b, stack))
-		return -1;
-	if (ntw_varuint(b, e->timestamp - p->ts))
-		return -1;
-	if ((flags & 128) && ntw_varuint(b, e->payload_len))
-		return -1;
-	if (ntw_bytes(b, e->payload, e->payload_len))
-		return -1;
+	if (flags & 2) {
+		o = put_varuint(o, (uint32_t)(seq - p->seq - 1));
+		o = put_varuint(o, tref);
+		o = put_varuint(o, e->processor);
+	}
+	if (flags & 4)
+		o = put_varuint(o, tref);
+	if (flags & 8)
+		o = put_varuint(o, stack);
+	o = put_varuint(o, e->timestamp - p->ts);
+	if (flags & 128)
+		o = put_varuint(o, e->payload_len);
+	if (e->payload_len)
+		memcpy(o, e->payload, e->payload_len);
+	b->len = (size_t)(o - b->data) + e->payload_len;
 	p->meta_id = meta;
 	p->seq = seq;
 	p->ctid = p->tid = tref;

@@ -37,7 +37,7 @@ grep -q "^open-map fields with a value outside the map: \([1-9][0-9]*\)/\1$" "$t
 ok $? "exhaustive mode writes a value outside the map in every open-map field"
 [ "$(grep -c . "$t/cov")" = 3 ]; ok $? "the coverage report names nothing missing"
 for ps in 4 8; do
-	"$gcgen" --mode exhaustive --pointer-size $ps --coverage -o /dev/null 2>&1 >/dev/null |
+	"$gcgen" --mode exhaustive --pointer-size $ps --coverage -o "$t/x$ps" 2>&1 >/dev/null |
 		grep -q "^event-versions: \([0-9]*\)/\1$"
 	ok $? "exhaustive coverage is complete at pointer size $ps"
 done
@@ -64,6 +64,11 @@ done
 "$gcgen" --mutate nope > /dev/null 2>&1; [ $? = 2 ]; ok $? "an unknown fault class exits 2"
 "$gcgen" --shard 3/2 > /dev/null 2>&1; [ $? = 2 ]; ok $? "a bad shard exits 2"
 "$gcgen" -o /nonexistent-dir/x 2> /dev/null; [ $? = 1 ]; ok $? "an unwritable output exits 1"
+mkfifo "$t/fifo" && { cat "$t/fifo" > "$t/from-fifo" & } && "$gcgen" --seed 7 --gcs 200 -o "$t/fifo"
+r=$?; wait
+[ $r = 0 ] && [ -p "$t/fifo" ] && cmp -s "$t/from-fifo" "$t/a"
+ok $? "-o onto a FIFO writes into it and leaves it a FIFO (as for /dev/null: no rename onto a device)"
+"$gcgen" --seed 7 --gcs 200 -o - | cmp -s - "$t/a"; ok $? "-o - writes standard output"
 "$gcgen" --help | grep -q -- "--mutate"; ok $? "--help lists the options"
 "$gcgen" --version | grep -q "gcgen"; ok $? "--version names the program"
 "$gcgen" --shard 0/2 --gcs 20 -o "$t/s0" && "$gcgen" --shard 1/2 --gcs 20 -o "$t/s1" && ! cmp -s "$t/s0" "$t/s1"

@@ -1,0 +1,212 @@
+/*
+ * outfile.c - gcgen's output files (see outfile.h).
+ *
+ * The stream is a stdio FILE over our own write function (fopencookie, as
+ * oracle/run.c uses for reading): writers keep the FILE interface of
+ * writer.h, and every block stdio hands down passes through drop_behind().
+ * fopencookie, sync_file_range and posix_fadvise need _GNU_SOURCE, which
+ * the build defines (AC_USE_SYSTEM_EXTENSIONS in config.h).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "outfile.h"
+
+/* stdio's buffer: writers hand over blocks of up to a few MiB, and stdio
+ * passes whole multiples of its buffer straight through, so this sets the
+ * size of most write(2) calls. */
+#define STREAM_BUFFER (1u << 20)
+/* Written data is handed to the disk and dropped in windows this size. */
+#define DROP_WINDOW (8u << 20)
+
+struct gen_outfile {
+	FILE *f;
+	int fd;
+	int own_fd;            /* 1: we opened fd and close it */
+	int regular;           /* a regular file: sync, drop behind */
+	char *path;            /* final name, or NULL when written in place */
+	char *tmp;             /* temporary name while writing, or NULL */
+	char *buf;             /* stdio's buffer (ours: freed after fclose) */
+	uint64_t written;      /* bytes given to write(2) */
+	uint64_t dropped;      /* bytes before this offset left the page cache */
+	int failed;            /* errno of a failed write, or 0 */
+};
+
+/* Hand finished windows to the disk and drop them from the page cache:
+ * write window n+1 back asynchronously while waiting for window n, so the
+ * disk and the generator overlap and at most a few windows are cached. */
+static void drop_behind(struct gen_outfile *o)
+{
+#if defined(SYNC_FILE_RANGE_WRITE) && defined(POSIX_FADV_DONTNEED)
+	if (!o->regular || o->written < GEN_OUTFILE_KEEP_CACHED)
+		return;
+	while (o->written - o->dropped >= 2 * (uint64_t)DROP_WINDOW) {
+		off_t at = (off_t)o->dropped;
+
+		if (sync_file_range(o->fd, at, DROP_WINDOW, SYNC_FILE_RANGE_WAIT_BEFORE |
+				    SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER) != 0) {
+			o->regular = 0; /* not supported here: leave the cache alone */
+			return;
+		}
+		posix_fadvise(o->fd, at, DROP_WINDOW, POSIX_FADV_DONTNEED);
+		o->dropped += DROP_WINDOW;
+		sync_file_range(o->fd, at + DROP_WINDOW, DROP_WINDOW, SYNC_FILE_RANGE_WRITE);
+	}
+#else
+	(void)o;
+#endif
+}
+
+static ssize_t cookie_write(void *cookie, const char *p, size_t n)
+{
+	struct gen_outfile *o = cookie;
+	size_t done = 0;
+
+	while (done < n) {
+		ssize_t k = write(o->fd, p + done, n - done);
+
+		if (k < 0) {
+			if (errno == EINTR)
+				continue;
+			o->failed = errno;
+			return done ? (ssize_t)done : -1;
+		}
+		done += (size_t)k;
+		o->written += (uint64_t)k;
+	}
+	drop_behind(o);
+	return (ssize_t)n;
+}
+
+static int cookie_close(void *cookie)
+{
+	(void)cookie; /* the fd is closed in gen_outfile_close, after fsync */
+	return 0;
+}
+
+static void release(struct gen_outfile *o)
+{
+	if (o->own_fd && o->fd >= 0)
+		close(o->fd);
+	free(o->buf);
+	free(o->path);
+	free(o->tmp);
+	free(o);
+}
+
+/* A temporary file in the directory of path, with the mode a plain create
+ * would give (mkstemp makes 0600). */
+static int open_temp(struct gen_outfile *o, const char *path)
+{
+	size_t n = strlen(path);
+	mode_t mask;
+
+	if (!(o->tmp = malloc(n + 16)))
+		return -1;
+	snprintf(o->tmp, n + 16, "%s.tmpXXXXXX", path);
+	if ((o->fd = mkstemp(o->tmp)) < 0) {
+		free(o->tmp);
+		o->tmp = NULL;
+		return -1;
+	}
+	mask = umask(0);
+	umask(mask);
+	fchmod(o->fd, 0666 & ~mask);
+	o->own_fd = 1;
+	return 0;
+}
+
+struct gen_outfile *gen_outfile_open(const char *path)
+{
+	static const cookie_io_functions_t io = { NULL, cookie_write, NULL, cookie_close };
+	struct gen_outfile *o = calloc(1, sizeof *o);
+	struct stat st;
+	int e;
+
+	if (!o)
+		return NULL;
+	o->fd = -1;
+	if (!path || strcmp(path, "-") == 0) {
+		o->fd = STDOUT_FILENO;
+	} else if (!(o->path = strdup(path))) {
+		goto fail;
+	} else if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		if ((o->fd = open(path, O_WRONLY | O_CLOEXEC)) < 0)
+			goto fail;
+		o->own_fd = 1;
+	} else if (open_temp(o, path) < 0) {
+		goto fail;
+	}
+	o->regular = fstat(o->fd, &st) == 0 && S_ISREG(st.st_mode);
+	if (o->regular && !o->tmp) {
+		/* stdout redirected to a file: we append where it stands. */
+		off_t at = lseek(o->fd, 0, SEEK_CUR);
+
+		o->written = o->dropped = at > 0 ? (uint64_t)at : 0;
+	}
+	if (!(o->buf = malloc(STREAM_BUFFER)) || !(o->f = fopencookie(o, "w", io)))
+		goto fail;
+	if (setvbuf(o->f, o->buf, _IOFBF, STREAM_BUFFER) != 0)
+		goto fail;
+	return o;
+fail:
+	e = errno ? errno : ENOMEM;
+	if (o->f)
+		fclose(o->f);
+	if (o->tmp)
+		unlink(o->tmp);
+	release(o);
+	errno = e;
+	return NULL;
+}
+
+FILE *gen_outfile_stream(struct gen_outfile *o)
+{
+	return o->f;
+}
+
+uint64_t gen_outfile_written(const struct gen_outfile *o)
+{
+	return o->written;
+}
+
+int gen_outfile_close(struct gen_outfile *o, int ok, char *err, size_t errlen)
+{
+	const char *what = NULL;
+	int e = 0;
+
+	if (!o)
+		return 0;
+	if (fflush(o->f) != 0 || o->failed) {
+		what = "cannot write";
+		e = o->failed ? o->failed : errno;
+	}
+	fclose(o->f);
+	if (!what && ok && o->tmp && fsync(o->fd) != 0) {
+		what = "cannot sync";
+		e = errno;
+	}
+	if (o->own_fd && close(o->fd) != 0 && !what) {
+		what = "cannot close";
+		e = errno;
+	}
+	o->fd = -1;
+	if (!what && ok && o->tmp && rename(o->tmp, o->path) != 0) {
+		what = "cannot rename into place";
+		e = errno;
+	}
+	if (o->tmp && (what || !ok))
+		unlink(o->tmp);
+	if (what)
+		snprintf(err, errlen, "%s: %s: %s", o->path ? o->path : "standard output", what,
+			 strerror(e));
+	release(o);
+	return what ? -1 : 0;
+}
