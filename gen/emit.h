@@ -15,6 +15,7 @@
 
 #include <stdint.h>
 
+#include "encode.h"
 #include "values.h"
 #include "writer.h"
 
@@ -39,6 +40,11 @@ struct gen_emit {
 	uint64_t npayload_bytes;
 	/* Coverage: events emitted per event-version; NULL unless wanted. */
 	uint64_t *per_event;
+	/* By event-version, built at first use (owned): what resetting the
+	 * values and encoding the payload take from the spec. */
+	struct gen_values_shape *shapes;
+	struct gen_encode_plan *plans;
+	uint8_t *planned;
 	char error[256];
 };
 

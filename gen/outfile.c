@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -22,9 +23,11 @@
 /* stdio's buffer: writers hand over blocks of up to a few MiB, and stdio
  * passes whole multiples of its buffer straight through, so this sets the
  * size of most write(2) calls. */
-#define STREAM_BUFFER (1u << 20)
-/* Written data is handed to the disk and dropped in windows this size. */
+#define STREAM_BUFFER (64u << 10)
+/* Written data is handed to the disk and dropped in windows this size,
+ * with this many windows being written back at a time. */
 #define DROP_WINDOW (8u << 20)
+#define DROP_DEPTH 4
 
 struct gen_outfile {
 	FILE *f;
@@ -35,33 +38,91 @@ struct gen_outfile {
 	char *tmp;             /* temporary name while writing, or NULL */
 	char *buf;             /* stdio's buffer (ours: freed after fclose) */
 	uint64_t written;      /* bytes given to write(2) */
+	uint64_t queued;       /* bytes before this offset are being written back */
 	uint64_t dropped;      /* bytes before this offset left the page cache */
 	int failed;            /* errno of a failed write, or 0 */
 };
 
 /* Hand finished windows to the disk and drop them from the page cache:
- * write window n+1 back asynchronously while waiting for window n, so the
- * disk and the generator overlap and at most a few windows are cached. */
+ * writeback of each full window starts at once (asynchronously), and only
+ * the oldest of more than DROP_DEPTH windows in flight is waited for and
+ * dropped, so the disk works while the generator does and at most a few
+ * windows are cached. */
 static void drop_behind(struct gen_outfile *o)
 {
 #if defined(SYNC_FILE_RANGE_WRITE) && defined(POSIX_FADV_DONTNEED)
 	if (!o->regular || o->written < GEN_OUTFILE_KEEP_CACHED)
 		return;
-	while (o->written - o->dropped >= 2 * (uint64_t)DROP_WINDOW) {
-		off_t at = (off_t)o->dropped;
-
-		if (sync_file_range(o->fd, at, DROP_WINDOW, SYNC_FILE_RANGE_WAIT_BEFORE |
-				    SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER) != 0) {
+	while (o->written - o->queued >= DROP_WINDOW) {
+		if (sync_file_range(o->fd, (off_t)o->queued, DROP_WINDOW, SYNC_FILE_RANGE_WRITE) != 0) {
 			o->regular = 0; /* not supported here: leave the cache alone */
 			return;
 		}
+		o->queued += DROP_WINDOW;
+	}
+	while (o->queued - o->dropped > DROP_DEPTH * (uint64_t)DROP_WINDOW) {
+		off_t at = (off_t)o->dropped;
+
+		sync_file_range(o->fd, at, DROP_WINDOW, SYNC_FILE_RANGE_WAIT_BEFORE |
+				SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER);
 		posix_fadvise(o->fd, at, DROP_WINDOW, POSIX_FADV_DONTNEED);
 		o->dropped += DROP_WINDOW;
-		sync_file_range(o->fd, at + DROP_WINDOW, DROP_WINDOW, SYNC_FILE_RANGE_WRITE);
 	}
 #else
 	(void)o;
 #endif
+}
+
+/*
+ * Temporary files still being written, removed if a signal ends the run
+ * (Ctrl-C, kill, or SIGPIPE when a reader of stdout or stderr goes away):
+ * an interrupted run leaves nothing behind, not even its temporary file.
+ * The handler only calls unlink and re-raises, which is async-signal-safe.
+ */
+#define MAX_PENDING 4
+static const char *volatile pending[MAX_PENDING];
+static const int fatal_signals[] = { SIGHUP, SIGINT, SIGPIPE, SIGTERM };
+
+static void on_fatal_signal(int sig)
+{
+	for (unsigned i = 0; i < MAX_PENDING; i++)
+		if (pending[i])
+			unlink(pending[i]);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void watch(const char *tmp)
+{
+	static int installed;
+
+	if (!installed) {
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = on_fatal_signal;
+		sigemptyset(&sa.sa_mask);
+		for (unsigned i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++) {
+			struct sigaction old;
+
+			/* A signal the caller ignores (nohup) stays ignored. */
+			if (sigaction(fatal_signals[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+				sigaction(fatal_signals[i], &sa, NULL);
+		}
+		installed = 1;
+	}
+	for (unsigned i = 0; i < MAX_PENDING; i++)
+		if (!pending[i]) {
+			pending[i] = tmp;
+			return;
+		}
+}
+
+static void unwatch(const char *tmp)
+{
+	for (unsigned i = 0; i < MAX_PENDING; i++)
+		if (pending[i] == tmp)
+			pending[i] = NULL;
 }
 
 static ssize_t cookie_write(void *cookie, const char *p, size_t n)
@@ -93,6 +154,7 @@ static int cookie_close(void *cookie)
 
 static void release(struct gen_outfile *o)
 {
+	unwatch(o->tmp);
 	if (o->own_fd && o->fd >= 0)
 		close(o->fd);
 	free(o->buf);
@@ -120,6 +182,7 @@ static int open_temp(struct gen_outfile *o, const char *path)
 	umask(mask);
 	fchmod(o->fd, 0666 & ~mask);
 	o->own_fd = 1;
+	watch(o->tmp);
 	return 0;
 }
 
@@ -149,7 +212,7 @@ struct gen_outfile *gen_outfile_open(const char *path)
 		/* stdout redirected to a file: we append where it stands. */
 		off_t at = lseek(o->fd, 0, SEEK_CUR);
 
-		o->written = o->dropped = at > 0 ? (uint64_t)at : 0;
+		o->written = o->queued = o->dropped = at > 0 ? (uint64_t)at : 0;
 	}
 	if (!(o->buf = malloc(STREAM_BUFFER)) || !(o->f = fopencookie(o, "w", io)))
 		goto fail;
@@ -204,6 +267,7 @@ int gen_outfile_close(struct gen_outfile *o, int ok, char *err, size_t errlen)
 	}
 	if (o->tmp && (what || !ok))
 		unlink(o->tmp);
+	unwatch(o->tmp);
 	if (what)
 		snprintf(err, errlen, "%s: %s: %s", o->path ? o->path : "standard output", what,
 			 strerror(e));

@@ -11,6 +11,10 @@
  * small, recycled set of pages instead of evicting everything else, and on
  * a virtual machine they do not fault in fresh host memory page by page.
  *
+ * A signal that ends the run (SIGINT, SIGTERM, SIGHUP, SIGPIPE) removes
+ * the temporary files first: the first open installs handlers for them,
+ * unless they are ignored.
+ *
  * A path that exists and is not a regular file (/dev/null, a FIFO, a
  * terminal) is written in place: renaming onto it would replace the
  * device with a file.

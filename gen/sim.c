@@ -46,7 +46,7 @@ static const char *const ev_names[EV_COUNT] = {
  * literals (or pointers into constant tables of them): the address is the
  * key.
  */
-#define LEARNT_SLOTS 32            /* a power of two */
+#define LEARNT_SLOTS 64            /* a power of two */
 #define MAX_LEARNT 24              /* then names are looked up each time */
 
 struct kind_fields {
@@ -112,7 +112,7 @@ static int learn(struct sim *s, struct kind_fields *k, unsigned h, const char *n
 static inline int field(struct sim *s, const char *name, int member)
 {
 	struct kind_fields *k = &s->kf[s->cur];
-	unsigned h = (unsigned)(((uintptr_t)name * 0x9E3779B97F4A7C15ull) >> 59);
+	unsigned h = (unsigned)(((uintptr_t)name * 0x9E3779B97F4A7C15ull) >> 58);
 
 	for (; k->name[h]; h = (h + 1) & (LEARNT_SLOTS - 1))
 		if (k->name[h] == name && k->member[h] == member)

@@ -73,5 +73,9 @@ ok $? "-o onto a FIFO writes into it and leaves it a FIFO (as for /dev/null: no 
 "$gcgen" --version | grep -q "gcgen"; ok $? "--version names the program"
 "$gcgen" --shard 0/2 --gcs 20 -o "$t/s0" && "$gcgen" --shard 1/2 --gcs 20 -o "$t/s1" && ! cmp -s "$t/s0" "$t/s1"
 ok $? "shards differ"
+"$gcgen" -q -f nettrace-v5 --gcs 1000000000 -o "$t/killed" & p=$!
+sleep 0.3; kill -TERM $p; wait $p 2> /dev/null; r=$?
+[ $r -gt 128 ] && ! ls "$t" | grep -q killed
+ok $? "a run ended by a signal leaves neither its output nor its temporary file"
 ls "$t" | grep -q tmp; [ $? = 1 ]; ok $? "no temporary files are left behind"
 echo "1..$n"
