@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -55,11 +56,13 @@ static void help(void)
 	       "      --stacks            give events call stacks (containers that record them)\n"
 	       "  -k, --keywords MASK     session keywords (default 0x1|0x2)\n"
 	       "  -l, --level N           session level (default 5)\n"
-	       "      --shard I/N         generate shard I of N (seed derived per shard)\n"
+	       "      --shard I/N         generate shard I of N: its own seed, its share of the\n"
+	       "                          GCs/events (exhaustive: of the items); see gcgen(1)\n"
 	       "  -o, --output FILE       write to FILE (default: stdout)\n"
 	       "  -e, --expect FILE       write expected diagnostics as JSON lines\n"
 	       "      --coverage          print the exhaustive coverage report to stderr\n"
 	       "  -q, --quiet             no progress line\n"
+	       "      --stats             print events, bytes and times to stderr at the end\n"
 	       "  -h, --help              show this help and exit\n"
 	       "  -V, --version           show version and exit\n\nFormats:\n", progname);
 	for (unsigned i = 0; gen_writer_formats[i]; i++)
@@ -83,17 +86,20 @@ static uint64_t parse_u64(const char *s, const char *what)
 
 struct progress {
 	uint64_t total;
-	time_t last;
+	time_t last;               /* start, then the last line's time */
+	int shown;
 };
 
+/* At most once a second, from the second second on: short runs stay quiet. */
 static void show_progress(uint64_t done, void *arg)
 {
 	struct progress *p = arg;
 	time_t now = time(NULL);
 
-	if (now == p->last)
+	if (now <= p->last + (p->shown ? 0 : 1))
 		return;
 	p->last = now;
+	p->shown = 1;
 	if (p->total)
 		fprintf(stderr, "\r%s: %" PRIu64 "/%" PRIu64 " GCs (%u%%)", progname, done, p->total,
 			(unsigned)(100 * done / p->total));
@@ -134,6 +140,24 @@ static void list_mutations(const char *format)
 			       cf->formats, cf->description);
 }
 
+/* --stats: one line for benchmarks (tests/gen/bench.sh parses it). The
+ * wall time runs from opening the output to its rename; cpu is user and
+ * system time of the whole process. */
+static void print_stats(uint64_t nevents, uint64_t nbytes, const struct timespec *t0)
+{
+	struct timespec t1;
+	struct rusage ru;
+	double wall, cpu = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	wall = (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+	if (getrusage(RUSAGE_SELF, &ru) == 0)
+		cpu = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+		      (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+	fprintf(stderr, "%s: stats: events=%" PRIu64 " bytes=%" PRIu64 " wall=%.3f cpu=%.3f\n",
+		progname, nevents, nbytes, wall, cpu);
+}
+
 /* Finish an output file (see outfile.h); 0, or -1 after saying why. */
 static int finish(struct gen_outfile *o, int ok)
 {
@@ -149,7 +173,7 @@ static int finish(struct gen_outfile *o, int ok)
 int main(int argc, char **argv)
 {
 	enum { OPT_LIST_PROFILES = 256, OPT_LIST_MUTATIONS, OPT_POINTER_SIZE, OPT_SHARD, OPT_HEAPS,
-	       OPT_COVERAGE, OPT_STACKS, OPT_LIST_FORMATS };
+	       OPT_COVERAGE, OPT_STACKS, OPT_LIST_FORMATS, OPT_STATS };
 	static const struct option opts[] = {
 		{ "seed", required_argument, NULL, 's' },
 		{ "gcs", required_argument, NULL, 'g' },
@@ -171,13 +195,14 @@ int main(int argc, char **argv)
 		{ "expect", required_argument, NULL, 'e' },
 		{ "coverage", no_argument, NULL, OPT_COVERAGE },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "stats", no_argument, NULL, OPT_STATS },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	uint64_t seed = 1, gcs = 0, events = 0, keywords = 0x3, shard_i = 0, shard_n = 1;
 	unsigned level = 5, psize = 0, heaps = 0;
-	int exhaustive = 0, quiet = 0, coverage = 0, stacks = 0, list_muts = 0;
+	int exhaustive = 0, quiet = 0, coverage = 0, stacks = 0, list_muts = 0, stats = 0, empty = 0;
 	const char *list_format = NULL;
 	const struct gen_container_fault *container = NULL;
 	const char *profile_name = "net8", *format = "cbor", *output = NULL, *expect_path = NULL;
@@ -228,6 +253,7 @@ int main(int argc, char **argv)
 		case OPT_COVERAGE: coverage = 1; break;
 		case OPT_STACKS: stacks = 1; break;
 		case 'q': quiet = 1; break;
+		case OPT_STATS: stats = 1; break;
 		case 'h': help(); break;
 		case 'V': printf("%s (%s) %s\n", progname, PACKAGE_NAME, PACKAGE_VERSION); return 0;
 		case OPT_LIST_PROFILES:
@@ -318,18 +344,27 @@ int main(int argc, char **argv)
 	if (!gcs && !events)
 		gcs = 100;
 	if (shard_n > 1) {
-		/* Independent seeds per shard, same for every batch system. */
+		/* Independent seeds per shard, same for every batch system, and
+		 * each shard its share of the work, so that the shards together
+		 * do it once: GCs and events here, exhaustive items below. */
 		uint64_t st = seed ^ (shard_n << 32);
 
 		for (uint64_t i = 0; i <= shard_i; i++)
 			seed = gen_splitmix64(&st);
+		empty = gcs / shard_n + (shard_i < gcs % shard_n) == 0 &&
+			events / shard_n + (shard_i < events % shard_n) == 0;
+		gcs = gcs / shard_n + (shard_i < gcs % shard_n);
+		events = events / shard_n + (shard_i < events % shard_n);
 	}
 
+	struct timespec t0;
+	uint64_t nevents = 0, nbytes = 0;
 	FILE *out, *expectf = NULL, *valid = NULL;
 	struct gen_outfile *outf, *expectof = NULL;
 	char *valid_buf = NULL;
 	size_t valid_len = 0;
 
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (!(outf = gen_outfile_open(output))) {
 		fprintf(stderr, "%s: cannot create a file beside %s: %s\n", progname, output, strerror(errno));
 		return 1;
@@ -349,7 +384,7 @@ int main(int argc, char **argv)
 	struct gen_mutator *mut = NULL;
 	struct gen_stream_info info;
 	static struct gen_coverage cov;
-	struct progress prog = { gcs, 0 };
+	struct progress prog = { gcs, time(NULL), 0 };
 	int ok = 0;
 
 	memset(&info, 0, sizeof info);
@@ -394,9 +429,12 @@ int main(int argc, char **argv)
 	}
 	e.stacks = stacks;
 	if (exhaustive) {
-		ok = gen_exhaustive_run(&e, profile, seed, info.start_ticks, &cov) == 0;
+		ok = gen_exhaustive_run_shard(&e, profile, seed, info.start_ticks, &cov, shard_i,
+					      shard_n) == 0;
 		if (ok && coverage)
 			gen_coverage_report(&cov, stderr);
+	} else if (empty) {
+		ok = 1; /* a shard without a share: the container alone */
 	} else {
 		struct gen_sim_config cfg = { profile, seed, gcs, events, heaps, info.clock_frequency,
 					      info.start_ticks, NULL, NULL };
@@ -406,7 +444,7 @@ int main(int argc, char **argv)
 			cfg.progress_arg = &prog;
 		}
 		ok = gen_sim_run(&cfg, &e) == 0;
-		if (cfg.progress && prog.last)
+		if (prog.shown)
 			fputc('\n', stderr);
 	}
 	if (!ok)
@@ -419,6 +457,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", progname, gen_writer_error(w));
 		ok = 0;
 	}
+	nevents = e.nevents;
 	gen_emit_fini(&e);
 	if (ok && valid) {
 		char err[256];
@@ -441,9 +480,13 @@ done:
 	gen_mutator_free(mut);
 	if (w)
 		ops->destroy(w);
+	if (stats && rc == 0 && fflush(out) == 0)
+		nbytes = gen_outfile_written(outf);
 	if (finish(outf, rc == 0) < 0)
 		rc = 1;
 	if (finish(expectof, rc == 0) < 0)
 		rc = 1;
+	if (stats && rc == 0)
+		print_stats(nevents, nbytes, &t0);
 	return rc;
 }

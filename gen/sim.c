@@ -552,6 +552,7 @@ int gen_sim_run(const struct gen_sim_config *cfg, struct gen_emit *e)
 {
 	struct sim s;
 	unsigned kinds;
+	uint64_t next_progress = 256;
 
 	memset(&s, 0, sizeof s);
 	s.cfg = cfg;
@@ -577,8 +578,12 @@ int gen_sim_run(const struct gen_sim_config *cfg, struct gen_emit *e)
 			TRY(blocking_gc(&s, 0));
 		if (gen_rng_chance(&s.rng, 1, 3))
 			TRY(finalizers(&s));
-		if (cfg->progress && (s.gcs_done & 0xFFFF) == 0)
+		/* Every 256 GCs: a GC can complete several at once (foreground
+		 * GCs inside a background one), so compare, not mask. */
+		if (cfg->progress && s.gcs_done >= next_progress) {
+			next_progress = s.gcs_done + 256;
 			cfg->progress(s.gcs_done, cfg->progress_arg);
+		}
 	}
 	if (s.bgc_thread_alive && begin(&s, EV_TERM_BGC_THREAD) == 1)
 		TRY(send(&s, BGC_THREAD));
