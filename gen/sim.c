@@ -61,6 +61,7 @@ struct sim {
 	struct gen_emit *e;
 	struct gen_rng rng;
 	int ev[EV_COUNT];
+	uint8_t on[EV_COUNT];      /* the profile writes it and the session records it */
 	int cur;                   /* kind of the event being built */
 	struct kind_fields kf[EV_COUNT];
 	uint64_t now;
@@ -148,8 +149,11 @@ static inline void set_member(struct sim *s, unsigned row, const char *name, uin
 /* Start an event of the profile; 1 when it is to be written. */
 static int begin(struct sim *s, int which)
 {
-	int r = gen_emit_begin(s->e, s->ev[which]);
+	int r;
 
+	if (!s->on[which])
+		return 0;
+	r = gen_emit_begin_always(s->e, s->ev[which]);
 	if (r == 1) {
 		s->cur = which;
 		set_num(s, "ClrInstanceID", s->clr);
@@ -204,11 +208,15 @@ static int alloc_ticks(struct sim *s)
 	for (unsigned h = 0; h < s->nheaps; h++) {
 		for (unsigned k = 0; k < kinds; k++) {
 			/* ~100 KB per tick; SOH allocates much more than LOH/POH. */
-			unsigned nticks = (unsigned)gen_rng_below(&s->rng, k == 0 ? 4 : 2);
+			/* Constant bounds (the same draws as below(rng, k ? 2 : 4)):
+			 * the compiler turns a modulo by a constant into a multiply. */
+			unsigned nticks = (unsigned)(k == 0 ? gen_rng_below(&s->rng, 4)
+							    : gen_rng_below(&s->rng, 2));
 
 			for (unsigned t = 0; t < nticks; t++) {
 				const char *tn = type_names[gen_rng_below(&s->rng, 10)];
-				uint64_t amount = 100 * 1024 + gen_rng_below(&s->rng, k ? 90000 : 8000);
+				uint64_t amount = 100 * 1024 + (k ? gen_rng_below(&s->rng, 90000)
+								  : gen_rng_below(&s->rng, 8000));
 				uint64_t size = k == 0 ? 24 + 8 * gen_rng_below(&s->rng, 100)
 						       : 85000 + gen_rng_below(&s->rng, 1 << 20);
 				uint64_t thread = USER_THREAD0 + gen_rng_below(&s->rng, USER_THREADS);
@@ -558,8 +566,10 @@ int gen_sim_run(const struct gen_sim_config *cfg, struct gen_emit *e)
 	s.cfg = cfg;
 	s.e = e;
 	gen_rng_seed(&s.rng, cfg->seed);
-	for (int i = 0; i < EV_COUNT; i++)
+	for (int i = 0; i < EV_COUNT; i++) {
 		s.ev[i] = gen_profile_event(cfg->profile, ev_names[i]);
+		s.on[i] = s.ev[i] >= 0 && gen_event_enabled((unsigned)s.ev[i], e->keywords, e->level);
+	}
 	s.now = cfg->start_ticks;
 	s.server = cfg->heaps > 0;
 	s.nheaps = cfg->heaps ? cfg->heaps : 1;

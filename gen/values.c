@@ -184,16 +184,6 @@ int gen_values_add_row(struct gen_values *v)
 	return (int)(v->nrows - 1);
 }
 
-int gen_values_set_member_at(struct gen_values *v, unsigned row, unsigned member_index,
-			     const struct gen_value *value)
-{
-	if (v->struct_field < 0 || row >= v->nrows || member_index <= (unsigned)v->struct_field ||
-	    member_index > (unsigned)v->struct_field + v->nmembers)
-		return -1;
-	*gen_values_cell(v, row, member_index) = *value;
-	return 0;
-}
-
 int gen_values_set_member_num(struct gen_values *v, unsigned row, const char *name, uint64_t value)
 {
 	int i = gen_values_index(v, name, 1);

@@ -93,8 +93,8 @@ int gen_values_set_bytes_at(struct gen_values *v, unsigned index, const void *by
  * sets the Struct's count field to the new number of rows. */
 int gen_values_add_row(struct gen_values *v);
 /* Set a member of row `row`; member_index is the template index. */
-int gen_values_set_member_at(struct gen_values *v, unsigned row, unsigned member_index,
-			     const struct gen_value *value);
+static inline int gen_values_set_member_at(struct gen_values *v, unsigned row,
+					   unsigned member_index, const struct gen_value *value);
 int gen_values_set_member_num(struct gen_values *v, unsigned row, const char *name, uint64_t value);
 
 /* The value of a member cell, or of a top-level field. */
@@ -117,6 +117,16 @@ static inline int gen_values_set_num_at(struct gen_values *v, unsigned index, ui
 	    v->field[index].kind == GEN_VK_TEXT || v->field[index].kind == GEN_VK_BYTES)
 		return -1;
 	v->field[index].u = value;
+	return 0;
+}
+
+static inline int gen_values_set_member_at(struct gen_values *v, unsigned row,
+					   unsigned member_index, const struct gen_value *value)
+{
+	if (v->struct_field < 0 || row >= v->nrows || member_index <= (unsigned)v->struct_field ||
+	    member_index > (unsigned)v->struct_field + v->nmembers)
+		return -1;
+	*gen_values_cell(v, row, member_index) = *value;
 	return 0;
 }
 

@@ -78,6 +78,7 @@ struct nt_writer {
 	/* Metadata id of each spec event as the spec states it (0: none
 	 * yet): almost every event, without hashing its key. */
 	uint32_t meta_of_spec[GCSPEC_NEVENTS];
+	uint64_t spec_word[GCSPEC_NEVENTS];  /* key_word() of each spec event */
 
 	struct u64map stack_map;       /* stream stack id -> file stack id, this SP region */
 	uint32_t next_stack_id, first_pending_stack;
@@ -412,6 +413,14 @@ static int meta_record(struct nt_writer *w, uint32_t id, const struct ntw_meta_k
 	return 0;
 }
 
+/* A key's provider, id, version, level and opcode in one word. */
+static inline uint64_t key_word(unsigned provider, unsigned id, unsigned version, unsigned level,
+				unsigned opcode)
+{
+	return (uint64_t)provider | (uint64_t)id << 8 | (uint64_t)version << 24 |
+	       (uint64_t)level << 32 | (uint64_t)opcode << 40;
+}
+
 /* Whether k is its spec event's key unchanged (no mutator touched it). */
 static int meta_is_spec(const struct ntw_meta_key *k)
 {
@@ -511,9 +520,20 @@ static int stack_id_of(struct nt_writer *w, uint32_t stream_id, uint32_t *id)
 
 /* --- events ---------------------------------------------------------------------- */
 
-/* Append v as a varuint at p (room checked by the caller); returns the end. */
+/* Append v as a varuint at p (room checked by the caller, one byte more
+ * than the encoding needs); returns the end. */
 static inline uint8_t *put_varuint(uint8_t *p, uint64_t v)
 {
+	/* One or two bytes without a branch between them: timestamp deltas
+	 * are either, at random, and a mispredicted branch per event costs
+	 * more than the second store. */
+	if (v < (1u << 14)) {
+		unsigned two = v >= 0x80;
+
+		p[0] = (uint8_t)(v | two << 7);
+		p[1] = (uint8_t)(v >> 7);
+		return p + 1 + two;
+	}
 	while (v >= 0x80) {
 		*p++ = (uint8_t)(v | 0x80);
 		v >>= 7;
@@ -603,10 +623,8 @@ static int encode_uncompressed(struct nt_writer *w, const struct gen_event *e,
 static int nt_event(struct gen_writer *gw, const struct gen_event *e)
 {
 	struct nt_writer *w = W(gw);
-	struct ntw_meta_key k = { e->spec_event, e->provider, e->id, e->version,
-	                          e->level, e->opcode, e->keywords };
 	struct ntw_thread *t;
-	uint32_t meta, stack;
+	uint32_t meta = 0, stack;
 	uint64_t tref;
 	int sorted;
 
@@ -621,8 +639,20 @@ static int nt_event(struct gen_writer *gw, const struct gen_event *e)
 	}
 	if (e->payload_len > MAX_BLOCK_BYTES - 1024)
 		return fail(w, "event payload too large for a block");
+	/* The common case first: a spec event as the spec states it, whose
+	 * metadata is already written; one word compared, no key built. */
+	if (e->spec_event < GCSPEC_NEVENTS && e->keywords == gcspec_events[e->spec_event].keywords &&
+	    key_word(e->provider, e->id, e->version, e->level, e->opcode) == w->spec_word[e->spec_event])
+		meta = w->meta_of_spec[e->spec_event];
+	if (!meta) {
+		struct ntw_meta_key k = { e->spec_event, e->provider, e->id, e->version,
+		                          e->level, e->opcode, e->keywords };
+
+		if (meta_id_of(w, &k, &meta))
+			return fail(w, "out of memory");
+	}
 	t = thread_of(w, e->thread_id);
-	if (!t || meta_id_of(w, &k, &meta) || stack_id_of(w, e->stack_id, &stack))
+	if (!t || stack_id_of(w, e->stack_id, &stack))
 		return fail(w, "out of memory");
 	t->seq++;
 	tref = w->o.version >= 6 ? t->index : t->tid;
@@ -776,6 +806,11 @@ struct gen_writer *gen_nettrace_new(const struct gen_nettrace_opts *opts)
 		w->o = *opts;
 	w->next_meta_id = 1;
 	w->next_stack_id = 1;
+	for (unsigned i = 0; i < GCSPEC_NEVENTS; i++) {
+		const struct gcspec_event *ev = &gcspec_events[i];
+
+		w->spec_word[i] = key_word(ev->provider, ev->id, ev->version, ev->level, ev->opcode);
+	}
 	return &w->base;
 }
 

@@ -24,7 +24,7 @@ stats() {
 report() { # format leg gcs events bytes wall cpu
 	awk -v f="$1" -v l="$2" -v g="$3" -v ev="$4" -v b="$5" -v w="$6" -v c="$7" 'BEGIN {
 		if (w <= 0) w = 0.001
-		printf "gcgen %-12s %-9s %8d GCs %10d events %11d bytes  wall %6.2f s  cpu %6.2f s  %7.1f MB/s  %6.2f M events/s\n",
+		printf "gcgen %-12s %-9s %8d GCs %10d events %11.0f bytes  wall %6.2f s  cpu %6.2f s  %7.1f MB/s  %6.2f M events/s\n",
 			f, l, g, ev, b, w, c, b / w / 1e6, ev / w / 1e6 }'
 }
 
@@ -50,7 +50,7 @@ for f in $formats; do
 			ir=$(sed -n 's/^==[0-9]*== Collected : \([0-9]*\)$/\1/p' "$dir/err")
 			set -- $(stats "$dir/err")
 			awk -v f="$f" -v ir="$ir" -v ev="$1" -v b="$2" 'BEGIN {
-				printf "gcgen %-12s callgrind    10000 GCs %10d events %11d bytes  %6.0f instructions/event  %5.1f instructions/byte\n",
+				printf "gcgen %-12s callgrind    10000 GCs %10d events %11.0f bytes  %6.0f instructions/event  %5.1f instructions/byte\n",
 					f, ev, b, ir / ev, ir / b }'
 			rm -f "$dir/cg"
 			;;
