@@ -34,7 +34,7 @@ struct gen_outfile {
 	int fd;
 	int own_fd;            /* 1: we opened fd and close it */
 	int regular;           /* a regular file: sync, drop behind */
-	char *path;            /* final name, or NULL when written in place */
+	char *path;            /* the name given (NULL: standard output) */
 	char *tmp;             /* temporary name while writing, or NULL */
 	char *buf;             /* stdio's buffer (ours: freed after fclose) */
 	uint64_t written;      /* bytes given to write(2) */

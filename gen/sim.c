@@ -207,9 +207,10 @@ static int alloc_ticks(struct sim *s)
 
 	for (unsigned h = 0; h < s->nheaps; h++) {
 		for (unsigned k = 0; k < kinds; k++) {
-			/* ~100 KB per tick; SOH allocates much more than LOH/POH. */
-			/* Constant bounds (the same draws as below(rng, k ? 2 : 4)):
-			 * the compiler turns a modulo by a constant into a multiply. */
+			/* ~100 KB per tick; SOH allocates much more than LOH/POH.
+			 * Bounds stay constants in each branch (k == 0 ? 4 : 2 as
+			 * an argument would be a variable): the compiler turns a
+			 * modulo by a constant into a multiply. */
 			unsigned nticks = (unsigned)(k == 0 ? gen_rng_below(&s->rng, 4)
 							    : gen_rng_below(&s->rng, 2));
 

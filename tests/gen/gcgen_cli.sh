@@ -78,6 +78,11 @@ r=$?; wait
 [ $r = 0 ] && [ -p "$t/fifo" ] && cmp -s "$t/from-fifo" "$t/a"
 ok $? "-o onto a FIFO writes into it and leaves it a FIFO (as for /dev/null: no rename onto a device)"
 "$gcgen" --seed 7 --gcs 200 -o - | cmp -s - "$t/a"; ok $? "-o - writes standard output"
+# Past 64 MiB a file is synced and dropped from the cache as it grows.
+"$gcgen" -q --gcs 11000 -o "$t/big" && [ "$(wc -c < "$t/big")" -gt 67108864 ] &&
+	"$gcgen" -q --gcs 11000 | cmp -s - "$t/big"
+ok $? "a file past 64 MiB holds the same bytes as standard output"
+rm -f "$t/big"
 "$gcgen" --help | grep -q -- "--mutate"; ok $? "--help lists the options"
 "$gcgen" --version | grep -q "gcgen"; ok $? "--version names the program"
 r=0
