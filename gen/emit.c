@@ -52,23 +52,13 @@ int gen_event_enabled(unsigned event, uint64_t keywords, uint8_t level)
 	return ev->keywords == 0 || (ev->keywords & keywords) != 0;
 }
 
-/* Shape and plan of an event-version, at its first event; 0 or -1. */
-static int prepare(struct gen_emit *e, unsigned event)
+int gen_emit_prepare(struct gen_emit *e, unsigned event)
 {
 	if (gen_values_shape_of(&e->shapes[event], event) < 0 ||
 	    gen_encode_plan_build(&e->plans[event], event, e->pointer_size) < 0)
 		return -1;
 	e->planned[event] = 1;
 	return 0;
-}
-
-int gen_emit_begin_always(struct gen_emit *e, int event)
-{
-	if (event < 0 || event >= GCSPEC_NEVENTS ||
-	    (!e->planned[event] && prepare(e, (unsigned)event) < 0))
-		return -1;
-	gen_values_reset_shaped(e->vals, &e->shapes[event]);
-	return 1;
 }
 
 int gen_emit_begin(struct gen_emit *e, int event)
@@ -88,7 +78,7 @@ int gen_emit_send(struct gen_emit *e, uint64_t timestamp, uint64_t thread, uint3
 	long n;
 
 	/* Values reset outside gen_emit_begin have no plan yet. */
-	if (!e->planned[event] && prepare(e, event) < 0) {
+	if (!e->planned[event] && gen_emit_prepare(e, event) < 0) {
 		snprintf(e->error, sizeof e->error, "%s: too many fields", sp->symbol);
 		return -1;
 	}

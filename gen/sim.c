@@ -62,6 +62,7 @@ struct sim {
 	struct gen_rng rng;
 	int ev[EV_COUNT];
 	uint8_t on[EV_COUNT];      /* the profile writes it and the session records it */
+	int16_t clr_at[EV_COUNT];  /* template index of ClrInstanceID */
 	int cur;                   /* kind of the event being built */
 	struct kind_fields kf[EV_COUNT];
 	uint64_t now;
@@ -156,7 +157,11 @@ static int begin(struct sim *s, int which)
 	r = gen_emit_begin_always(s->e, s->ev[which]);
 	if (r == 1) {
 		s->cur = which;
-		set_num(s, "ClrInstanceID", s->clr);
+		/* Every event has it: its index is kept per kind (-2: not yet). */
+		if (s->clr_at[which] == -2)
+			s->clr_at[which] = (int16_t)field(s, "ClrInstanceID", 0);
+		if (s->clr_at[which] >= 0)
+			gen_values_set_num_at(s->e->vals, (unsigned)s->clr_at[which], s->clr);
 	}
 	return r;
 }
@@ -570,6 +575,7 @@ int gen_sim_run(const struct gen_sim_config *cfg, struct gen_emit *e)
 	for (int i = 0; i < EV_COUNT; i++) {
 		s.ev[i] = gen_profile_event(cfg->profile, ev_names[i]);
 		s.on[i] = s.ev[i] >= 0 && gen_event_enabled((unsigned)s.ev[i], e->keywords, e->level);
+		s.clr_at[i] = -2;
 	}
 	s.now = cfg->start_ticks;
 	s.server = cfg->heaps > 0;

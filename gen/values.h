@@ -67,10 +67,6 @@ struct gen_values_shape {
 	int16_t struct_field;
 	uint16_t nmembers;
 	uint8_t kind[GEN_VALUES_MAX_FIELDS];
-	/* The fields whose kind is not GEN_VK_NUM (0): after zeroing all
-	 * fields at once, only these are stored one by one. */
-	uint8_t nother;
-	uint8_t other[GEN_VALUES_MAX_FIELDS];
 };
 
 /* The shape of an event-version; -1 as for gen_values_reset. */
