@@ -33,11 +33,13 @@ struct gen_outfile {
 	FILE *f;
 	int fd;
 	int own_fd;            /* 1: we opened fd and close it */
-	int regular;           /* a regular file: sync, drop behind */
+	int regular;           /* a regular file: sync, seek */
+	int drop;              /* drop written windows from the page cache */
 	char *path;            /* the name given (NULL: standard output) */
 	char *tmp;             /* temporary name while writing, or NULL */
 	char *buf;             /* stdio's buffer (ours: freed after fclose) */
-	uint64_t written;      /* bytes given to write(2) */
+	uint64_t pos;          /* offset of the next write(2) */
+	uint64_t written;      /* end of the data written (a seek back leaves it) */
 	uint64_t queued;       /* bytes before this offset are being written back */
 	uint64_t dropped;      /* bytes before this offset left the page cache */
 	int failed;            /* errno of a failed write, or 0 */
@@ -51,11 +53,11 @@ struct gen_outfile {
 static void drop_behind(struct gen_outfile *o)
 {
 #if defined(SYNC_FILE_RANGE_WRITE) && defined(POSIX_FADV_DONTNEED)
-	if (!o->regular || o->written < GEN_OUTFILE_KEEP_CACHED)
+	if (!o->drop || o->written < GEN_OUTFILE_KEEP_CACHED)
 		return;
 	while (o->written - o->queued >= DROP_WINDOW) {
 		if (sync_file_range(o->fd, (off_t)o->queued, DROP_WINDOW, SYNC_FILE_RANGE_WRITE) != 0) {
-			o->regular = 0; /* not supported here: leave the cache alone */
+			o->drop = 0; /* not supported here: leave the cache alone */
 			return;
 		}
 		o->queued += DROP_WINDOW;
@@ -140,10 +142,30 @@ static ssize_t cookie_write(void *cookie, const char *p, size_t n)
 			return done ? (ssize_t)done : -1;
 		}
 		done += (size_t)k;
-		o->written += (uint64_t)k;
+		o->pos += (uint64_t)k;
 	}
+	if (o->pos > o->written)
+		o->written = o->pos;
 	drop_behind(o);
 	return (ssize_t)n;
+}
+
+/* Writers that patch a header at the end seek back (ETL's first buffer):
+ * regular files can; pipes and devices say so, and such writers spool. */
+static int cookie_seek(void *cookie, off64_t *offset, int whence)
+{
+	struct gen_outfile *o = cookie;
+	off_t at;
+
+	if (!o->regular) {
+		errno = ESPIPE;
+		return -1;
+	}
+	if ((at = lseek(o->fd, (off_t)*offset, whence)) < 0)
+		return -1;
+	o->pos = (uint64_t)at;
+	*offset = at;
+	return 0;
 }
 
 static int cookie_close(void *cookie)
@@ -188,7 +210,7 @@ static int open_temp(struct gen_outfile *o, const char *path)
 
 struct gen_outfile *gen_outfile_open(const char *path)
 {
-	static const cookie_io_functions_t io = { NULL, cookie_write, NULL, cookie_close };
+	static const cookie_io_functions_t io = { NULL, cookie_write, cookie_seek, cookie_close };
 	struct gen_outfile *o = calloc(1, sizeof *o);
 	struct stat st;
 	int e;
@@ -207,12 +229,12 @@ struct gen_outfile *gen_outfile_open(const char *path)
 	} else if (open_temp(o, path) < 0) {
 		goto fail;
 	}
-	o->regular = fstat(o->fd, &st) == 0 && S_ISREG(st.st_mode);
+	o->regular = o->drop = fstat(o->fd, &st) == 0 && S_ISREG(st.st_mode);
 	if (o->regular && !o->tmp) {
 		/* stdout redirected to a file: we append where it stands. */
 		off_t at = lseek(o->fd, 0, SEEK_CUR);
 
-		o->written = o->queued = o->dropped = at > 0 ? (uint64_t)at : 0;
+		o->pos = o->written = o->queued = o->dropped = at > 0 ? (uint64_t)at : 0;
 	}
 	if (!(o->buf = malloc(STREAM_BUFFER)) || !(o->f = fopencookie(o, "w", io)))
 		goto fail;

@@ -15,6 +15,9 @@
  * the temporary files first: the first open installs handlers for them,
  * unless they are ignored.
  *
+ * The stream of a regular file can seek (a writer may patch a header at
+ * the end); on a pipe or a device fseeko fails with ESPIPE.
+ *
  * A path that exists and is not a regular file (/dev/null, a FIFO, a
  * terminal) is written in place: renaming onto it would replace the
  * device with a file.
@@ -38,7 +41,8 @@ struct gen_outfile;
 /* path NULL or "-": stdout. */
 struct gen_outfile *gen_outfile_open(const char *path);
 FILE *gen_outfile_stream(struct gen_outfile *o);
-/* Bytes written through the stream so far (after the last flush). */
+/* The end of the data written through the stream so far (after the last
+ * flush): its size, when the output is a file gcgen created. */
 uint64_t gen_outfile_written(const struct gen_outfile *o);
 /* Flush and finish: with ok, sync and rename the temporary file into
  * place; without (the run failed), remove it. Frees o (NULL: nothing to
