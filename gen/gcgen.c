@@ -86,19 +86,27 @@ static uint64_t parse_u64(const char *s, const char *what)
 
 struct progress {
 	uint64_t total;
-	time_t last;               /* start, then the last line's time */
+	double next;               /* seconds (monotonic) when a line is due */
 	int shown;
 };
 
-/* At most once a second, from the second second on: short runs stay quiet. */
+static double seconds(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* A line a second, the first after a second: short runs stay quiet. */
 static void show_progress(uint64_t done, void *arg)
 {
 	struct progress *p = arg;
-	time_t now = time(NULL);
+	double now = seconds();
 
-	if (now <= p->last + (p->shown ? 0 : 1))
+	if (now < p->next)
 		return;
-	p->last = now;
+	p->next = now + 1;
 	p->shown = 1;
 	if (p->total)
 		fprintf(stderr, "\r%s: %" PRIu64 "/%" PRIu64 " GCs (%u%%)", progname, done, p->total,
@@ -384,7 +392,7 @@ int main(int argc, char **argv)
 	struct gen_mutator *mut = NULL;
 	struct gen_stream_info info;
 	static struct gen_coverage cov;
-	struct progress prog = { gcs, time(NULL), 0 };
+	struct progress prog = { gcs, seconds() + 1, 0 };
 	int ok = 0;
 
 	memset(&info, 0, sizeof info);

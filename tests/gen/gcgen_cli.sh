@@ -127,10 +127,10 @@ sleep 0.3; kill -TERM $p; wait $p 2> /dev/null; r=$?
 [ $r -gt 128 ] && ! ls "$t" | grep -q killed
 ok $? "a run ended by a signal leaves neither its output nor its temporary file"
 if command -v script > /dev/null && command -v timeout > /dev/null; then
-	# script(1) gives gcgen a terminal; Ctrl-C (SIGINT) ends it after 3 s.
+	# script(1) gives gcgen a terminal; Ctrl-C (SIGINT) ends it after 4 s.
 	# script needs an open stdin (make check may close it): an empty file.
 	: > "$t/empty"
-	timeout -s INT 3 script -qefc "'$gcgen' -f nettrace-v5 --gcs 1000000000 -o '$t/long'" \
+	timeout -s INT 4 script -qefc "'$gcgen' -f nettrace-v5 --gcs 1000000000 -o '$t/long'" \
 		"$t/typescript" < "$t/empty" > /dev/null 2>&1
 	grep -q "gcgen: [0-9]*/1000000000 GCs (0%)" "$t/typescript" && ! ls "$t" | grep -q long
 	ok $? "a long run on a terminal shows a progress line, and Ctrl-C leaves no file behind"
