@@ -56,7 +56,17 @@ struct ex {
 	uint64_t next_handle, next_segment;
 	int join_time;             /* >= 0: the JoinTime of the GCJoin being written */
 	FILE *expect;              /* where the warnings the stream must raise go, or NULL */
+	uint64_t item;             /* work items met so far */
+	uint64_t shard_i, shard_n; /* this run writes items i, i+n, i+2n, ... */
 };
+
+/* Whether the next work item (a self-contained, valid group of events:
+ * one variant, one join pair, one whole GC, ...) belongs to this shard.
+ * The framing GC around the variants is in every shard. */
+static int mine(struct ex *x)
+{
+	return x->item++ % x->shard_n == x->shard_i;
+}
 
 #define TRY(x) do { if ((x) < 0) return -1; } while (0)
 
@@ -291,7 +301,15 @@ static int one_variant(struct ex *x, unsigned event, unsigned k)
 int gen_exhaustive_run(struct gen_emit *e, const struct gen_profile *profile, uint64_t seed,
 		       uint64_t start_ticks, struct gen_coverage *cov, FILE *expect)
 {
-	struct ex x = { e, profile, cov, start_ticks, 1, 1, 0, -1, expect };
+	return gen_exhaustive_run_shard(e, profile, seed, start_ticks, cov, 0, 1, expect);
+}
+
+int gen_exhaustive_run_shard(struct gen_emit *e, const struct gen_profile *profile, uint64_t seed,
+			     uint64_t start_ticks, struct gen_coverage *cov, uint64_t shard_i,
+			     uint64_t shard_n, FILE *expect)
+{
+	struct ex x = { e, profile, cov, start_ticks, 1, 1, 0, -1, expect, 0, shard_i,
+		     shard_n ? shard_n : 1 };
 	int ev_start = gen_profile_event(profile, "GCStart");
 	int ev_end = gen_profile_event(profile, "GCEnd");
 	int ev_stats = gen_profile_event(profile, "GCHeapStats");
@@ -326,7 +344,8 @@ int gen_exhaustive_run(struct gen_emit *e, const struct gen_profile *profile, ui
 		    !strcmp(n, "PrvDestroyGCHandle"))
 			continue;
 		for (unsigned k = 0, nv = nvariants(ev); k < nv; k++)
-			TRY(one_variant(&x, ev, k));
+			if (mine(&x))
+				TRY(one_variant(&x, ev, k));
 	}
 	/* Joins: start/end pairs per version. */
 	for (unsigned ev = 0; ev < GCSPEC_NEVENTS; ev++) {
@@ -341,6 +360,8 @@ int gen_exhaustive_run(struct gen_emit *e, const struct gen_profile *profile, ui
 			int ti;
 			uint64_t type;
 
+			if (!mine(&x))
+				continue;
 			x.join_time = 0;
 			TRY(one_variant(&x, ev, k));
 			ti = gen_values_index(e->vals, "JoinType", 0);
@@ -386,7 +407,11 @@ int gen_exhaustive_run(struct gen_emit *e, const struct gen_profile *profile, ui
 				if (type == 1 && sp->version == 0)
 					break;
 				unsigned depth = type ? 2 : r % 3;
-				uint32_t c = ++x.gc_count;
+				uint32_t c;
+
+				if (!mine(&x))
+					continue;
+				c = ++x.gc_count;
 
 				TRY(start(&x, (int)GCSPEC_EV_GCSuspendEEBegin_V1 - (r % 2)));
 				gen_values_set_num(e->vals, "Reason", 1);
@@ -435,6 +460,8 @@ int gen_exhaustive_run(struct gen_emit *e, const struct gen_profile *profile, ui
 		if (gcspec_map_values[mp->first_value + r].value == 1)
 			continue;
 		for (unsigned ver = 0; ver < 2; ver++) {
+			if (!mine(&x))
+				continue;
 			TRY(start(&x, (int)GCSPEC_EV_GCSuspendEEBegin + (int)ver));
 			gen_values_set_num(e->vals, "Reason", gcspec_map_values[mp->first_value + r].value);
 			gen_values_set_num(e->vals, "Count", 0xFFFFFFFFu);
@@ -449,6 +476,8 @@ int gen_exhaustive_run(struct gen_emit *e, const struct gen_profile *profile, ui
 	}
 	/* Pairs outside GCs: finalizers, segments, handles, every version. */
 	for (unsigned v = 0; v < 2; v++) {
+		if (!mine(&x))
+			continue;
 		TRY(start(&x, (int)GCSPEC_EV_GCFinalizersBegin + (int)v));
 		TRY(send(&x));
 		TRY(start(&x, (int)GCSPEC_EV_GCFinalizersEnd + (int)v));
@@ -459,6 +488,8 @@ int gen_exhaustive_run(struct gen_emit *e, const struct gen_profile *profile, ui
 		TRY(send(&x));
 	}
 	for (unsigned h = 0; h < 2; h++) {
+		if (!mine(&x))
+			continue;
 		TRY(start(&x, h ? (int)GCSPEC_EV_PrvDestroyGCHandle : (int)GCSPEC_EV_DestroyGCHandle));
 		gen_values_set_num(e->vals, "HandleID", 0x100000 + 8 * h);
 		TRY(send(&x));

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -23,6 +23,7 @@
 #include "mutate.h"
 #include "mutate_container.h"
 #include "outdir.h"
+#include "outfile.h"
 #include "profiles.h"
 #include "rng.h"
 #include "sim.h"
@@ -58,7 +59,8 @@ static void help(void)
 	       "      --stacks            give events call stacks (containers that record them)\n"
 	       "  -k, --keywords MASK     session keywords (default 0x1|0x2)\n"
 	       "  -l, --level N           session level (default 5)\n"
-	       "      --shard I/N         generate shard I of N (seed derived per shard)\n"
+	       "      --shard I/N         generate shard I of N: its own seed, its share of the\n"
+	       "                          GCs/events (exhaustive: of the items); see gcgen(1)\n"
 	       "  -o, --output FILE       write to FILE (default: stdout); a directory\n"
 	       "                          for formats marked (dir)\n"
 	       "  -e, --expect FILE       write expected diagnostics as JSON lines\n"
@@ -68,6 +70,7 @@ static void help(void)
 	       "                          uncompressed, metadata-upfront); repeatable\n"
 	       "      --coverage          print the exhaustive coverage report to stderr\n"
 	       "  -q, --quiet             no progress line\n"
+	       "      --stats             print events, bytes and times to stderr at the end\n"
 	       "  -h, --help              show this help and exit\n"
 	       "  -V, --version           show version and exit\n"
 	       "\nnettrace shapes (the nettrace formats only):\n"
@@ -102,17 +105,28 @@ static uint64_t parse_u64(const char *s, const char *what)
 
 struct progress {
 	uint64_t total;
-	time_t last;
+	double next;               /* seconds (monotonic) when a line is due */
+	int shown;
 };
 
+static double seconds(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* A line a second, the first after a second: short runs stay quiet. */
 static void show_progress(uint64_t done, void *arg)
 {
 	struct progress *p = arg;
-	time_t now = time(NULL);
+	double now = seconds();
 
-	if (now == p->last)
+	if (now < p->next)
 		return;
-	p->last = now;
+	p->next = now + 1;
+	p->shown = 1;
 	if (p->total)
 		fprintf(stderr, "\r%s: %" PRIu64 "/%" PRIu64 " GCs (%u%%)", progname, done, p->total,
 			(unsigned)(100 * done / p->total));
@@ -137,32 +151,6 @@ static int writer_sink_event(struct gen_sink *s, struct gen_event *ev)
 	return 0;
 }
 
-/* Open a temporary file in the directory of path. */
-static FILE *open_temp(const char *path, char **tmp_out)
-{
-	size_t n = strlen(path);
-	char *tmp = malloc(n + 16);
-	int fd;
-
-	if (!tmp)
-		return NULL;
-	snprintf(tmp, n + 16, "%s.tmpXXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		free(tmp);
-		return NULL;
-	}
-	{
-		/* mkstemp makes 0600; give the file the mode a plain create would. */
-		mode_t mask = umask(0);
-
-		umask(mask);
-		fchmod(fd, 0666 & ~mask);
-	}
-	*tmp_out = tmp;
-	return fdopen(fd, "wb");
-}
-
 /* --list-mutations: the classes that apply to format (NULL: every class).
  * Columns: name, reach, codes, formats, description. */
 static void list_mutations(const char *format)
@@ -179,27 +167,41 @@ static void list_mutations(const char *format)
 			       cf->formats, cf->description);
 }
 
-static int close_and_rename(FILE *f, char *tmp, const char *path, int ok)
+/* --stats: one line for benchmarks (tests/gen/bench.sh parses it). The
+ * wall time runs from opening the output to its rename; cpu is user and
+ * system time of the whole process. */
+static void print_stats(uint64_t nevents, uint64_t nbytes, const struct timespec *t0)
 {
-	if (fflush(f) != 0 || fsync(fileno(f)) != 0)
-		ok = 0;
-	if (fclose(f) != 0)
-		ok = 0;
-	if (ok && rename(tmp, path) != 0) {
-		fprintf(stderr, "%s: cannot rename %s to %s: %s\n", progname, tmp, path, strerror(errno));
-		ok = 0;
+	struct timespec t1;
+	struct rusage ru;
+	double wall, cpu = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	wall = (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+	if (getrusage(RUSAGE_SELF, &ru) == 0)
+		cpu = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+		      (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+	fprintf(stderr, "%s: stats: events=%" PRIu64 " bytes=%" PRIu64 " wall=%.3f cpu=%.3f\n",
+		progname, nevents, nbytes, wall, cpu);
+}
+
+/* Finish an output file (see outfile.h); 0, or -1 after saying why. */
+static int finish(struct gen_outfile *o, int ok)
+{
+	char err[512];
+
+	if (gen_outfile_close(o, ok, err, sizeof err) < 0) {
+		fprintf(stderr, "%s: %s\n", progname, err);
+		return -1;
 	}
-	if (!ok)
-		unlink(tmp);
-	free(tmp);
-	return ok ? 0 : -1;
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	enum { OPT_LIST_PROFILES = 256, OPT_LIST_MUTATIONS, OPT_POINTER_SIZE, OPT_SHARD, OPT_HEAPS,
 	       OPT_COVERAGE, OPT_STACKS, OPT_LIST_FORMATS, OPT_UNCOMPRESSED, OPT_BLOCK_BYTES,
-	       OPT_SP_EVERY, OPT_METADATA, OPT_VALUES };
+	       OPT_SP_EVERY, OPT_METADATA, OPT_VALUES, OPT_STATS };
 	static const struct option opts[] = {
 		{ "seed", required_argument, NULL, 's' },
 		{ "gcs", required_argument, NULL, 'g' },
@@ -227,13 +229,14 @@ int main(int argc, char **argv)
 		{ "writer-option", required_argument, NULL, 'O' },
 		{ "coverage", no_argument, NULL, OPT_COVERAGE },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "stats", no_argument, NULL, OPT_STATS },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	uint64_t seed = 1, gcs = 0, events = 0, keywords = 0x3, shard_i = 0, shard_n = 1;
 	unsigned level = 5, psize = 0, heaps = 0;
-	int exhaustive = 0, quiet = 0, coverage = 0, stacks = 0, list_muts = 0;
+	int exhaustive = 0, quiet = 0, coverage = 0, stacks = 0, list_muts = 0, stats = 0, empty = 0;
 	const char *list_format = NULL;
 	const struct gen_container_fault *container = NULL;
 	const char *profile_name = "net8", *format = "cbor", *output = NULL, *expect_path = NULL;
@@ -326,6 +329,7 @@ int main(int argc, char **argv)
 		case OPT_COVERAGE: coverage = 1; break;
 		case OPT_STACKS: stacks = 1; break;
 		case 'q': quiet = 1; break;
+		case OPT_STATS: stats = 1; break;
 		case 'h': help(); break;
 		case 'V': printf("%s (%s) %s\n", progname, PACKAGE_NAME, PACKAGE_VERSION); return 0;
 		case OPT_LIST_PROFILES:
@@ -421,47 +425,62 @@ int main(int argc, char **argv)
 	if (!gcs && !events)
 		gcs = 100;
 	if (shard_n > 1) {
-		/* Independent seeds per shard, same for every batch system. */
+		/* Independent seeds per shard, same for every batch system, and
+		 * each shard its share of the work, so that the shards together
+		 * do it once: GCs and events here, exhaustive items below. */
 		uint64_t st = seed ^ (shard_n << 32);
 
 		for (uint64_t i = 0; i <= shard_i; i++)
 			seed = gen_splitmix64(&st);
+		empty = gcs / shard_n + (shard_i < gcs % shard_n) == 0 &&
+			events / shard_n + (shard_i < events % shard_n) == 0;
+		gcs = gcs / shard_n + (shard_i < gcs % shard_n);
+		events = events / shard_n + (shard_i < events % shard_n);
 	}
 
-	FILE *out = stdout, *expectf = NULL, *valid = NULL, *valuesf = NULL;
-	char *tmp = NULL, *etmp = NULL, *vtmp = NULL, *valid_buf = NULL, *tmpdir = NULL;
+	struct timespec t0;
+	uint64_t nevents = 0, nbytes = 0;
+	FILE *out = NULL, *expectf = NULL, *valid = NULL, *valuesf = NULL;
+	struct gen_outfile *outf = NULL, *expectof = NULL, *valuesof = NULL;
+	char *valid_buf = NULL, *tmpdir = NULL;
 	size_t valid_len = 0;
 	char derr[512];
 
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (ops->begin_dir) {
 		if (!(tmpdir = gen_outdir_make(output, derr, sizeof derr))) {
 			fprintf(stderr, "%s: %s\n", progname, derr);
 			return 1;
 		}
-		out = NULL;
-	} else if (output && !(out = open_temp(output, &tmp))) {
+	} else if (!(outf = gen_outfile_open(output))) {
 		fprintf(stderr, "%s: cannot create a file beside %s: %s\n", progname, output, strerror(errno));
 		return 1;
 	}
-	if (expect_path && !(expectf = open_temp(expect_path, &etmp))) {
+	if (outf)
+		out = gen_outfile_stream(outf);
+	if (expect_path && !(expectof = gen_outfile_open(expect_path))) {
 		fprintf(stderr, "%s: cannot create a file beside %s: %s\n", progname, expect_path, strerror(errno));
-		if (tmp)
-			close_and_rename(out, tmp, output, 0);
+		finish(outf, 0);
 		if (tmpdir) {
 			gen_outdir_remove(tmpdir);
 			free(tmpdir);
 		}
 		return 1;
 	}
-
-	if (values_path && !(valuesf = open_temp(values_path, &vtmp))) {
+	if (values_path && !(valuesof = gen_outfile_open(values_path))) {
 		fprintf(stderr, "%s: cannot create a file beside %s: %s\n", progname, values_path, strerror(errno));
-		if (tmp)
-			close_and_rename(out, tmp, output, 0);
-		if (etmp)
-			close_and_rename(expectf, etmp, expect_path, 0);
+		finish(outf, 0);
+		finish(expectof, 0);
+		if (tmpdir) {
+			gen_outdir_remove(tmpdir);
+			free(tmpdir);
+		}
 		return 1;
 	}
+	if (expectof)
+		expectf = gen_outfile_stream(expectof);
+	if (valuesof)
+		valuesf = gen_outfile_stream(valuesof);
 
 	struct gen_writer *w = ops->create();
 	struct gen_emit e;
@@ -469,7 +488,7 @@ int main(int argc, char **argv)
 	struct gen_mutator *mut = NULL;
 	struct gen_stream_info info;
 	static struct gen_coverage cov;
-	struct progress prog = { gcs, 0 };
+	struct progress prog = { gcs, seconds() + 1, 0 };
 	int ok = 0;
 
 	memset(&info, 0, sizeof info);
@@ -546,9 +565,12 @@ int main(int argc, char **argv)
 	}
 	e.stacks = stacks;
 	if (exhaustive) {
-		ok = gen_exhaustive_run(&e, profile, seed, info.start_ticks, &cov, expectf) == 0;
+		ok = gen_exhaustive_run_shard(&e, profile, seed, info.start_ticks, &cov, shard_i,
+					      shard_n, expectf) == 0;
 		if (ok && coverage)
 			gen_coverage_report(&cov, stderr);
+	} else if (empty) {
+		ok = 1; /* a shard without a share: the container alone */
 	} else {
 		struct gen_sim_config cfg = { profile, seed, gcs, events, heaps, info.clock_frequency,
 					      info.start_ticks, NULL, NULL };
@@ -558,7 +580,7 @@ int main(int argc, char **argv)
 			cfg.progress_arg = &prog;
 		}
 		ok = gen_sim_run(&cfg, &e) == 0;
-		if (cfg.progress && prog.last)
+		if (prog.shown)
 			fputc('\n', stderr);
 	}
 	if (!ok)
@@ -571,6 +593,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", progname, gen_writer_error(w));
 		ok = 0;
 	}
+	nevents = e.nevents;
 	gen_emit_fini(&e);
 	if (ok && valid) {
 		char err[256];
@@ -601,6 +624,8 @@ done:
 	gen_mutator_free(mut);
 	if (w)
 		w->ops->destroy(w);
+	if (stats && rc == 0 && outf && fflush(out) == 0)
+		nbytes = gen_outfile_written(outf);
 	/* A failure keeps its status (2: bad usage); a failed close makes it 1. */
 	if (tmpdir) {
 		if (rc == 0 && gen_outdir_commit(tmpdir, output, derr, sizeof derr) < 0) {
@@ -610,13 +635,14 @@ done:
 		if (rc != 0)
 			gen_outdir_remove(tmpdir);
 		free(tmpdir);
-	} else if (tmp && close_and_rename(out, tmp, output, rc == 0) < 0 && rc == 0)
+	}
+	if (finish(outf, rc == 0) < 0 && rc == 0)
 		rc = 1;
-	else if (!tmp && fflush(stdout) != 0)
+	if (finish(expectof, rc == 0) < 0 && rc == 0)
 		rc = 1;
-	if (etmp && close_and_rename(expectf, etmp, expect_path, rc == 0) < 0 && rc == 0)
+	if (finish(valuesof, rc == 0) < 0 && rc == 0)
 		rc = 1;
-	if (vtmp && close_and_rename(valuesf, vtmp, values_path, rc == 0) < 0 && rc == 0)
-		rc = 1;
+	if (stats && rc == 0)
+		print_stats(nevents, nbytes, &t0);
 	return rc;
 }
