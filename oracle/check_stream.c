@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "decode_plan.h"
 #include "u64map.h"
 
 #define OR_MAX_INSTANCES 8
@@ -67,6 +68,10 @@ struct or_check {
 	struct inst inst[OR_MAX_INSTANCES];
 	int cur;
 	struct or_u64map *threads;
+	/* The last thread or_check_timestamp() saw and its entry in threads
+	 * (NULL after the map changed): a thread's events come in runs. */
+	uint64_t ts_thread;
+	uint64_t *ts_last;
 };
 
 struct or_evinfo or_evinfo[GCSPEC_NEVENTS];
@@ -119,6 +124,7 @@ void or_evinfo_init(void)
 		ei->handle = idx(e, "HandleID");
 		ei->numheaps = idx(e, "NumHeaps");
 		ei->servergc = idx(e, "ServerGC");
+		ei->values = (uint8_t)or_values_apply(ei);
 	}
 }
 
@@ -146,6 +152,7 @@ void or_check_reset(struct or_check *c)
 	}
 	c->cur = 0;
 	or_u64map_clear(c->threads);
+	c->ts_last = NULL;
 }
 
 void or_check_free(struct or_check *c)
@@ -169,6 +176,8 @@ static struct inst *instance(struct or_check *c, const struct or_evinfo *ei,
 		return &c->inst[c->cur];
 	}
 	clr = dec->v[ei->clr].u;
+	if (c->inst[c->cur].used && c->inst[c->cur].clr == clr)
+		return &c->inst[c->cur];
 	for (i = 0; i < OR_MAX_INSTANCES; i++) {
 		if (c->inst[i].used && c->inst[i].clr == clr)
 			break;
@@ -463,24 +472,34 @@ static void join(struct or_ctx *ctx, struct inst *in, const struct or_event *ev,
 /* Per-thread order is a property of the file: a thread writes its events in
  * order, so this runs in file order, before a container that groups events by
  * thread (nettrace) has them sorted by time, which would hide the fault. */
-void or_check_timestamp(struct or_ctx *ctx, const struct or_event *ev)
+OR_COLD static void timestamp_back(struct or_ctx *ctx, const struct or_event *ev,
+                                   uint64_t last)
 {
-	struct or_check *c = ctx->check;
 	const struct gcspec_event *spec = ev->provider >= 0
 		? gcspec_lookup((unsigned)ev->provider, ev->id, ev->version) : NULL;
 	const char *sym = spec ? spec->symbol : NULL;
-	uint64_t *last = or_u64map_get(c->threads, ev->thread_id);
+
+	REP(GCSPEC_DIAG_S023,
+	    "timestamp %llu is earlier than the previous event's %llu on thread %llu",
+	    (unsigned long long)ev->timestamp, (unsigned long long)last,
+	    (unsigned long long)ev->thread_id);
+}
+
+void or_check_timestamp(struct or_ctx *ctx, const struct or_event *ev)
+{
+	struct or_check *c = ctx->check;
+	uint64_t *last = c->ts_last && c->ts_thread == ev->thread_id
+		? c->ts_last : or_u64map_get(c->threads, ev->thread_id);
 
 	if (last) {
 		if (ev->timestamp < *last)
-			REP(GCSPEC_DIAG_S023,
-			    "timestamp %llu is earlier than the previous event's %llu on thread %llu",
-			    (unsigned long long)ev->timestamp,
-			    (unsigned long long)*last,
-			    (unsigned long long)ev->thread_id);
+			timestamp_back(ctx, ev, *last);
 		*last = ev->timestamp;
+		c->ts_thread = ev->thread_id;
+		c->ts_last = last;
 		return;
 	}
+	c->ts_last = NULL; /* the map may move */
 	if (or_u64map_put(c->threads, ev->thread_id, ev->timestamp)) {
 		or_u64map_clear(c->threads); /* too many threads: start over */
 		or_u64map_put(c->threads, ev->thread_id, ev->timestamp);
@@ -534,7 +553,8 @@ void or_check_event(struct or_ctx *ctx, const struct or_event *ev,
 		return;
 	ei = &or_evinfo[dec->spec - gcspec_events];
 	in = instance(c, ei, dec);
-	or_check_values(ctx, ev, dec);
+	if (ei->values)
+		or_check_values(ctx, ev, dec);
 	heap_index(in, ev, dec, ei);
 	switch (ei->kind) {
 	case OR_K_GCSTART:

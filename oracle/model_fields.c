@@ -28,6 +28,17 @@ static int same_text(const uint8_t *t, size_t tn, const uint8_t *s, uint32_t sn)
 	return at == tn;
 }
 
+/* Is the field called f (NUL-terminated) the key k[0..n)? */
+static int name_is(const char *f, const uint8_t *k, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (f[i] == 0 || (uint8_t)f[i] != k[i])
+			return 0;
+	return f[i] == 0;
+}
+
 /* Compare one recorded value (head h, content at p+pos) with field i. */
 static int same_value(const struct or_decoded *dec, unsigned i,
                       const struct or_val *vals, const uint8_t *p, size_t n,
@@ -56,6 +67,7 @@ static int same_value(const struct or_decoded *dec, unsigned i,
 			return 0;
 		for (uint64_t e = 0; e < h->arg; e++) {
 			struct or_cbor_head m, k, x;
+			unsigned guess = 1;
 			if (or_struct_element(dec, i, &at, mv) ||
 			    or_cbor_head(p, n, &pos, &m) != 1 || m.major != 5)
 				return 0;
@@ -64,12 +76,21 @@ static int same_value(const struct or_decoded *dec, unsigned i,
 				size_t xp;
 				if (or_cbor_head(p, n, &pos, &k) != 1 || k.major != 3)
 					return 0;
-				for (j = 1; j <= f->nmembers; j++)
-					if (strlen(f[j].name) == k.arg &&
-					    memcmp(f[j].name, p + pos, k.arg) == 0) {
-						found = 1;
-						break;
-					}
+				/* Members come in template order: try the
+				 * next one first. */
+				if (guess <= f->nmembers && n - pos >= k.arg &&
+				    name_is(f[guess].name, p + pos, (size_t)k.arg)) {
+					j = guess;
+					found = 1;
+				} else {
+					for (j = 1; j <= f->nmembers; j++)
+						if (strlen(f[j].name) == k.arg &&
+						    memcmp(f[j].name, p + pos, k.arg) == 0) {
+							found = 1;
+							break;
+						}
+				}
+				guess = j + 1;
 				pos += (size_t)k.arg;
 				xp = pos;
 				if (!found || or_cbor_head(p, n, &xp, &x) != 1 ||
@@ -107,6 +128,8 @@ void or_model_compare(struct or_ctx *ctx, const struct or_event *ev,
 	size_t n = ev->model_fields_len, pos = 0;
 	struct or_cbor_head h, k, v;
 	const char *sym = dec->spec->symbol;
+	const struct gcspec_field *f = gcspec_event_fields(dec->spec);
+	unsigned nf = dec->spec->nfields, guess = 0;
 
 	if (or_cbor_head(p, n, &pos, &h) != 1 || h.major != 5 || h.indef) {
 		or_report(ctx, GCSPEC_DIAG_M005, ev->index, ev->offset, sym,
@@ -120,13 +143,25 @@ void or_model_compare(struct or_ctx *ctx, const struct or_event *ev,
 		if (or_cbor_head(p, n, &pos, &k) != 1 || k.major != 3 ||
 		    k.indef || n - pos < k.arg)
 			return;
-		snprintf(name, sizeof name, "%.*s", (int)k.arg, (const char *)p + pos);
+		/* The model records fields in template order: try the next
+		 * field first. */
+		while (guess < nf && f[guess].is_member)
+			guess++;
+		if (guess < nf && k.arg < sizeof name &&
+		    name_is(f[guess].name, p + pos, (size_t)k.arg)) {
+			i = (int)guess;
+		} else {
+			snprintf(name, sizeof name, "%.*s", (int)k.arg,
+			         (const char *)p + pos);
+			i = or_field_index(dec->spec, name);
+		}
+		if (i >= 0)
+			guess = (unsigned)i + 1;
 		pos += (size_t)k.arg;
 		vp = pos;
 		if (or_cbor_head(p, n, &vp, &v) != 1)
 			return;
-		i = or_field_index(dec->spec, name);
-		if (i < 0)
+		if (i < 0) /* name holds the key: only a lookup finds nothing */
 			or_report(ctx, GCSPEC_DIAG_M005, ev->index, ev->offset, sym,
 			          "the model records a field '%s' that %s does not have",
 			          name, sym);
@@ -135,8 +170,11 @@ void or_model_compare(struct or_ctx *ctx, const struct or_event *ev,
 			or_report(ctx, GCSPEC_DIAG_M005,
 			          ev->index, ev->payload_offset + dec->v[i].off, sym,
 			          "field '%s': the model records a different value than the payload holds (decoded %llu)",
-			          name, (unsigned long long)dec->v[i].u);
-		if (or_cbor_skip(p, n, &pos) != 1)
+			          f[i].name, (unsigned long long)dec->v[i].u);
+		/* A scalar ends with its head; anything else is walked. */
+		if (v.major == 0 || v.major == 1 || (v.major == 7 && !v.indef))
+			pos = vp;
+		else if (or_cbor_skip(p, n, &pos) != 1)
 			return;
 	}
 }

@@ -207,24 +207,36 @@ int or_run_file(struct or_ctx *ctx, const char *path, FILE *in)
 			fclose(piped);
 		return -1;
 	}
-	while ((st = ops->next(r, &ev)) > OR_END) {
+	for (;;) {
+		struct or_event *e = &ev;
+		/* A container that needs sorting reads each event straight
+		 * into the time-order window. */
+		if (ctx->info.unordered) {
+			if (or_reorder_bytes(&ctx->reorder) >= OR_REORDER_MAX_BYTES)
+				or_reorder_flush_older(&ctx->reorder, process_cb, ctx);
+			e = or_reorder_slot(&ctx->reorder);
+			if (!e)
+				e = &ev;
+		}
+		if ((st = ops->next(r, e)) <= OR_END)
+			break;
 		if (st == OR_SYNC) {
 			or_reorder_flush(&ctx->reorder, process_cb, ctx);
 			continue;
 		}
-		next = ev.index + 1;
-		end_off = ev.payload_offset + ev.payload_len;
-		or_check_timestamp(ctx, &ev);
+		next = e->index + 1;
+		end_off = e->payload_offset + e->payload_len;
+		or_check_timestamp(ctx, e);
 		if (!ctx->info.unordered) {
-			or_process_event(ctx, &ev);
+			or_process_event(ctx, e);
 			continue;
 		}
-		if (or_reorder_bytes(&ctx->reorder) >= OR_REORDER_MAX_BYTES)
+		if (e == &ev || or_reorder_commit(&ctx->reorder) != 0) {
+			/* Out of memory: check what is buffered, then this one
+			 * (still where the reader put it: flushing keeps the
+			 * window's storage). */
 			or_reorder_flush(&ctx->reorder, process_cb, ctx);
-		if (or_reorder_push(&ctx->reorder, &ev) != 0) {
-			/* Out of memory: check what is buffered, then this one. */
-			or_reorder_flush(&ctx->reorder, process_cb, ctx);
-			or_process_event(ctx, &ev);
+			or_process_event(ctx, e);
 		}
 	}
 	or_reorder_flush(&ctx->reorder, process_cb, ctx);
