@@ -18,6 +18,10 @@
 #define OR_MAX_INSTANCES 8
 #define OR_MAX_HEAPS 1024
 #define OR_OBJ_LIMIT (1u << 20)   /* live segments/handles tracked */
+/* Freed objects are remembered (to see a second free) until this many have
+ * piled up and they outnumber the live ones: then the oldest knowledge is
+ * dropped, so memory follows the live objects, not the file's length. */
+#define OR_DEAD_KEEP (1u << 12)
 #define OR_THREAD_LIMIT (1u << 16)
 
 enum { LIVE = 1, DEAD = 2 };
@@ -62,6 +66,7 @@ struct inst {
 	 * its background GC thread join separately under the same number. */
 	uint64_t join_thread[OR_MAX_HEAPS];
 	struct or_u64map *segments, *handles;
+	size_t dead_segments, dead_handles;  /* DEAD entries in each */
 };
 
 struct or_check {
@@ -401,9 +406,9 @@ static void suspension(struct or_ctx *ctx, struct inst *in, unsigned kind,
 }
 
 /* Track a live object (segment, handle); `create` says which way. */
-static void object(struct or_ctx *ctx, struct or_u64map **mapp, int create,
-                   uint64_t key, const struct or_event *ev, const char *sym,
-                   unsigned code_twice, const char *what)
+static void object(struct or_ctx *ctx, struct or_u64map **mapp, size_t *dead,
+                   int create, uint64_t key, const struct or_event *ev,
+                   const char *sym, unsigned code_twice, const char *what)
 {
 	uint64_t *st;
 
@@ -414,10 +419,13 @@ static void object(struct or_ctx *ctx, struct or_u64map **mapp, int create,
 		if (st && *st == LIVE)
 			REP(code_twice, "%s 0x%llx is created again while it is live",
 			    what, (unsigned long long)key);
+		if (st && *st == DEAD)
+			(*dead)--;
 		if (or_u64map_put(*mapp, key, LIVE) == 0)
 			return;
 		/* Full: forget the dead ones; if still full, stop tracking. */
 		or_u64map_drop_value(*mapp, DEAD);
+		*dead = 0;
 		or_u64map_put(*mapp, key, LIVE);
 		return;
 	}
@@ -425,11 +433,21 @@ static void object(struct or_ctx *ctx, struct or_u64map **mapp, int create,
 	if (st && *st == DEAD)
 		REP(code_twice, "%s 0x%llx is freed a second time", what,
 		    (unsigned long long)key);
-	if (st)
+	if (st) {
+		if (*st != DEAD)
+			(*dead)++;
 		*st = DEAD;
-	else if (or_u64map_put(*mapp, key, DEAD)) {
+	} else if (or_u64map_put(*mapp, key, DEAD) == 0) {
+		(*dead)++;
+	} else {
 		or_u64map_drop_value(*mapp, DEAD);
-		or_u64map_put(*mapp, key, DEAD);
+		*dead = 0;
+		if (or_u64map_put(*mapp, key, DEAD) == 0)
+			*dead = 1;
+	}
+	if (*dead > OR_DEAD_KEEP && *dead > or_u64map_count(*mapp) - *dead) {
+		or_u64map_drop_value(*mapp, DEAD);
+		*dead = 0;
 	}
 }
 
@@ -599,7 +617,8 @@ void or_check_event(struct or_ctx *ctx, const struct or_event *ev,
 		break;
 	case OR_K_SEG_CREATE: case OR_K_SEG_FREE:
 		if (ei->address >= 0 && (unsigned)ei->address < dec->nvalid)
-			object(ctx, &in->segments, ei->kind == OR_K_SEG_CREATE,
+			object(ctx, &in->segments, &in->dead_segments,
+			       ei->kind == OR_K_SEG_CREATE,
 			       dec->v[ei->address].u, ev, sym,
 			       ei->kind == OR_K_SEG_CREATE ? GCSPEC_DIAG_S017
 			                                   : GCSPEC_DIAG_S018,
@@ -607,7 +626,8 @@ void or_check_event(struct or_ctx *ctx, const struct or_event *ev,
 		break;
 	case OR_K_HANDLE_SET: case OR_K_HANDLE_DESTROY:
 		if (ei->handle >= 0 && (unsigned)ei->handle < dec->nvalid)
-			object(ctx, &in->handles, ei->kind == OR_K_HANDLE_SET,
+			object(ctx, &in->handles, &in->dead_handles,
+			       ei->kind == OR_K_HANDLE_SET,
 			       dec->v[ei->handle].u, ev, sym,
 			       ei->kind == OR_K_HANDLE_SET ? GCSPEC_DIAG_S019
 			                                   : GCSPEC_DIAG_S020,

@@ -13,6 +13,7 @@
 #include "cbor_scan.h"
 #include "model_scan.h"
 #include "oracle.h"
+#include "read_model.h"
 
 /* Reads this large cost little more than small ones and leave the fast
  * path few items cut by the buffer's end. */
@@ -333,6 +334,19 @@ bad:
 	return -1;
 }
 
+static int fast_path = 1;
+static unsigned long fast_items;
+
+void or_model_fast_path(int on)
+{
+	fast_path = on;
+}
+
+unsigned long or_model_fast_items(void)
+{
+	return fast_items;
+}
+
 /* The usual event, read in one pass where it lies in the buffer. 1 with ev
  * filled, 0 when the careful path must read the next item. */
 static int fast_next(struct or_reader *r, struct or_event *ev)
@@ -347,6 +361,7 @@ static int fast_next(struct or_reader *r, struct or_event *ev)
 			ev->offset = off;
 			ev->payload_offset += off;
 			r->start += len;
+			fast_items++;
 			return 1;
 		}
 		if (rc < 0 || r->eof || fill(r) != 1)
@@ -360,7 +375,7 @@ static enum or_status model_next(struct or_reader *r, struct or_event *ev)
 	size_t n;
 	uint64_t off;
 
-	if (!r->done && fast_next(r, ev))
+	if (!r->done && fast_path && fast_next(r, ev))
 		return OR_EVENT;
 	while (!r->done) {
 		int rc = next_item(r, &p, &n, &off);
