@@ -104,7 +104,16 @@ static uint32_t utf16_scan(const uint8_t *s, uint32_t n, uint32_t *bad)
 	uint32_t k;
 
 	*bad = UINT32_MAX;
-	for (k = 0; k + 1 < n; k += 2) {
+	/* Four code units at a time while none is 0 or a surrogate: a lane
+	 * is zero exactly when the borrow test below sets its top bit. */
+	for (k = 0; k + 8 <= n; k += 8) {
+		const uint64_t ones = 0x0001000100010001ULL, tops = 0x8000800080008000ULL;
+		uint64_t x = or_ld64(s + k);
+		uint64_t y = (x ^ 0xD800D800D800D800ULL) & 0xF800F800F800F800ULL;
+		if ((((x - ones) & ~x) | ((y - ones) & ~y)) & tops)
+			break;
+	}
+	for (; k + 1 < n; k += 2) {
 		unsigned u = (unsigned)or_ld16(s + k);
 		if (u == 0)
 			return k;

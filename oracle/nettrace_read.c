@@ -298,11 +298,17 @@ static int c_var_long(struct cur *c, uint64_t *v, unsigned maxbytes)
 	return -1;
 }
 
-/* Most varuints in an event header are one byte: read those inline. */
+/* Most varuints in an event header are one or two bytes (timestamp
+ * deltas): read those inline. */
 static inline int c_var(struct cur *c, uint64_t *v, unsigned maxbytes)
 {
 	if (c->i < c->n && c->p[c->i] < 0x80) {
 		*v = c->p[c->i++];
+		return 0;
+	}
+	if (c->n - c->i >= 2 && c->p[c->i + 1] < 0x80) {
+		*v = (uint64_t)(c->p[c->i] & 0x7f) | (uint64_t)c->p[c->i + 1] << 7;
+		c->i += 2;
 		return 0;
 	}
 	return c_var_long(c, v, maxbytes);

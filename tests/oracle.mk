@@ -47,3 +47,10 @@ tests_oracle_model_faults_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/oracle \
 	-I$(top_srcdir)/tests $(CBOR_CFLAGS)
 tests_oracle_model_faults_LDADD = oracle/liboracle.a gen/libgcspec.a $(CBOR_LIBS)
 TESTS += tests/oracle/model_faults
+
+# The model stream's CBOR layer: our scanner against libcbor's streaming
+# decoder (make bench-oracle prints both; docs/oracle-performance.md).
+check_PROGRAMS += tests/oracle/cbor_bench
+tests_oracle_cbor_bench_SOURCES = tests/oracle/cbor_bench.c
+tests_oracle_cbor_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/oracle $(CBOR_CFLAGS)
+tests_oracle_cbor_bench_LDADD = oracle/liboracle.a gen/libgcspec.a $(CBOR_LIBS)
