@@ -465,6 +465,19 @@ int or_struct_element(const struct or_decoded *dec, unsigned sf, uint32_t *pos,
 	uint32_t es = *pos;
 	int natural = d.f[sf].natural_layout;
 
+	/* Members of fixed widths: read each at its place in the element. */
+	if (d.pf[sf].esize) {
+		if (es > d.len || d.len - es < d.pf[sf].esize)
+			return -1;
+		for (unsigned k = 1; k <= d.f[sf].nmembers; k++) {
+			const struct or_pfield *pf = &d.pf[sf + k];
+			vals[sf + k].u = or_plan_load(pf->op, d.p + es + pf->rel);
+			vals[sf + k].off = es + pf->rel;
+			vals[sf + k].len = pf->width;
+		}
+		*pos = es + d.pf[sf].esize;
+		return 0;
+	}
 	/* The same element layout as dec_struct: aligned members, padded end. */
 	for (unsigned k = 1; k <= d.f[sf].nmembers; k++) {
 		if (natural)

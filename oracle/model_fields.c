@@ -3,6 +3,7 @@
  * values by name next to the raw payload; they must agree with what the
  * payload decodes to. Walks the recorded CBOR map in place.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "cbor_scan.h"
@@ -21,28 +22,52 @@ static int same_text(const uint8_t *t, size_t tn, const uint8_t *s, uint32_t sn)
 	while (k + 1 < sn) {
 		uint8_t b[4];
 		unsigned m = or_utf8_put(or_utf16_next(s, sn, &k), b);
-		if (tn - at < m || memcmp(t + at, b, m) != 0)
+		if (tn - at < m)
 			return 0;
+		for (unsigned q = 0; q < m; q++)
+			if (t[at + q] != b[q])
+				return 0;
 		at += m;
 	}
 	return at == tn;
 }
 
-/* Is the field called f (NUL-terminated) the key k[0..n)? */
-static int name_is(const char *f, const uint8_t *k, size_t n)
-{
-	size_t i;
+/* The length of every field's name, found once. */
+static uint8_t name_len[GCSPEC_NFIELDS];
 
-	for (i = 0; i < n; i++)
-		if (f[i] == 0 || (uint8_t)f[i] != k[i])
-			return 0;
-	return f[i] == 0;
+static void name_lengths(void)
+{
+	static int done;
+
+	if (done)
+		return;
+	for (unsigned i = 0; i < GCSPEC_NFIELDS; i++) {
+		size_t n = strlen(gcspec_fields[i].name);
+		name_len[i] = (uint8_t)(n < 255 ? n : 255);
+	}
+	done = 1;
 }
 
-/* Compare one recorded value (head h, content at p+pos) with field i. */
+/* Is field f called k[0..n)? */
+static int name_is(const struct gcspec_field *f, const uint8_t *k, size_t n)
+{
+	return name_len[f - gcspec_fields] == n && n < 255 &&
+	       memcmp(f->name, k, n) == 0;
+}
+
+/* Does a value with head h end with its head (an integer, a simple value
+ * or a float)? */
+static int scalar(const struct or_cbor_head *h)
+{
+	return h->major == 0 || h->major == 1 || (h->major == 7 && !h->indef);
+}
+
+/* Compare one recorded value (head h, content at p+pos) with field i. A
+ * struct array that compares equal sets *end past itself (walking it is
+ * how it was compared). */
 static int same_value(const struct or_decoded *dec, unsigned i,
                       const struct or_val *vals, const uint8_t *p, size_t n,
-                      size_t pos, const struct or_cbor_head *h)
+                      size_t pos, const struct or_cbor_head *h, size_t *end)
 {
 	const struct gcspec_field *f = &gcspec_event_fields(dec->spec)[i];
 	const struct or_val *v = &vals[i];
@@ -79,7 +104,7 @@ static int same_value(const struct or_decoded *dec, unsigned i,
 				/* Members come in template order: try the
 				 * next one first. */
 				if (guess <= f->nmembers && n - pos >= k.arg &&
-				    name_is(f[guess].name, p + pos, (size_t)k.arg)) {
+				    name_is(&f[guess], p + pos, (size_t)k.arg)) {
 					j = guess;
 					found = 1;
 				} else {
@@ -94,11 +119,15 @@ static int same_value(const struct or_decoded *dec, unsigned i,
 				pos += (size_t)k.arg;
 				xp = pos;
 				if (!found || or_cbor_head(p, n, &xp, &x) != 1 ||
-				    !same_value(dec, i + j, mv, p, n, xp, &x) ||
-				    or_cbor_skip(p, n, &pos) != 1)
+				    !same_value(dec, i + j, mv, p, n, xp, &x, end))
+					return 0;
+				if (scalar(&x))
+					pos = xp;
+				else if (or_cbor_skip(p, n, &pos) != 1)
 					return 0;
 			}
 		}
+		*end = pos;
 		return 1;
 	}
 	case 7:
@@ -131,6 +160,7 @@ void or_model_compare(struct or_ctx *ctx, const struct or_event *ev,
 	const struct gcspec_field *f = gcspec_event_fields(dec->spec);
 	unsigned nf = dec->spec->nfields, guess = 0;
 
+	name_lengths();
 	if (or_cbor_head(p, n, &pos, &h) != 1 || h.major != 5 || h.indef) {
 		or_report(ctx, GCSPEC_DIAG_M005, ev->index, ev->offset, sym,
 		          "the model's \"fields\" value is not a map of field values");
@@ -139,7 +169,7 @@ void or_model_compare(struct or_ctx *ctx, const struct or_event *ev,
 	for (uint64_t q = 0; q < h.arg; q++) {
 		char name[64];
 		int i;
-		size_t vp;
+		size_t vp, end = SIZE_MAX;
 		if (or_cbor_head(p, n, &pos, &k) != 1 || k.major != 3 ||
 		    k.indef || n - pos < k.arg)
 			return;
@@ -148,7 +178,7 @@ void or_model_compare(struct or_ctx *ctx, const struct or_event *ev,
 		while (guess < nf && f[guess].is_member)
 			guess++;
 		if (guess < nf && k.arg < sizeof name &&
-		    name_is(f[guess].name, p + pos, (size_t)k.arg)) {
+		    name_is(&f[guess], p + pos, (size_t)k.arg)) {
 			i = (int)guess;
 		} else {
 			snprintf(name, sizeof name, "%.*s", (int)k.arg,
@@ -166,14 +196,17 @@ void or_model_compare(struct or_ctx *ctx, const struct or_event *ev,
 			          "the model records a field '%s' that %s does not have",
 			          name, sym);
 		else if ((unsigned)i < dec->nvalid &&
-		         !same_value(dec, (unsigned)i, dec->v, p, n, vp, &v))
+		         !same_value(dec, (unsigned)i, dec->v, p, n, vp, &v, &end))
 			or_report(ctx, GCSPEC_DIAG_M005,
 			          ev->index, ev->payload_offset + dec->v[i].off, sym,
 			          "field '%s': the model records a different value than the payload holds (decoded %llu)",
 			          f[i].name, (unsigned long long)dec->v[i].u);
-		/* A scalar ends with its head; anything else is walked. */
-		if (v.major == 0 || v.major == 1 || (v.major == 7 && !v.indef))
+		/* A scalar ends with its head, a struct array where its
+		 * comparison ended; anything else is walked. */
+		if (scalar(&v))
 			pos = vp;
+		else if (end != SIZE_MAX)
+			pos = end;
 		else if (or_cbor_skip(p, n, &pos) != 1)
 			return;
 	}

@@ -152,13 +152,57 @@ static inline int key_eq(const char *s, const uint8_t *k, unsigned len)
 	return 1;
 }
 
-static int which_key(const uint8_t *k, unsigned len, unsigned guess)
+/* Eight bytes as a word in the host's order: only compared for equality
+ * with words made the same way, so the order does not matter. */
+static inline uint64_t word(const uint8_t *p)
 {
-	if (guess < K_COUNT && keys[guess].len == len &&
-	    key_eq(keys[guess].s, k, len))
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+/* Each key's first 16 bytes as two words, and masks keeping a key's
+ * length of bytes: with 16 bytes in the buffer, a key is two compares. */
+static uint64_t kw[K_COUNT][2], km[17][2];
+
+static void key_words(void)
+{
+	static int done;
+
+	if (done)
+		return;
+	for (unsigned q = 0; q < K_COUNT; q++) {
+		uint8_t b[16] = { 0 };
+		memcpy(b, keys[q].s, keys[q].len);
+		kw[q][0] = word(b);
+		kw[q][1] = word(b + 8);
+	}
+	for (unsigned len = 0; len <= 16; len++) {
+		uint8_t b[16] = { 0 };
+		memset(b, 0xff, len);
+		km[len][0] = word(b);
+		km[len][1] = word(b + 8);
+	}
+	done = 1;
+}
+
+static inline int key_is(unsigned q, const uint8_t *k, unsigned len, size_t room)
+{
+	if (keys[q].len != len)
+		return 0;
+	if (room < 16)
+		return key_eq(keys[q].s, k, len);
+	return ((word(k) ^ kw[q][0]) & km[len][0]) == 0 &&
+	       ((word(k + 8) ^ kw[q][1]) & km[len][1]) == 0;
+}
+
+static int which_key(const uint8_t *k, unsigned len, unsigned guess, size_t room)
+{
+	if (guess < K_COUNT && key_is(guess, k, len, room))
 		return (int)guess;
 	for (unsigned q = 0; q < K_COUNT; q++)
-		if (keys[q].len == len && key_eq(keys[q].s, k, len))
+		if (key_is(q, k, len, room))
 			return (int)q;
 	return -1;
 }
@@ -171,6 +215,7 @@ int or_model_scan_event(const uint8_t *p, size_t n, struct or_model_provider *pr
 	uint64_t count, v;
 	int rc;
 
+	key_words();
 	if ((rc = head(p, n, &pos, &major, &count)) != 1)
 		return rc;
 	if (major != 5 || count > K_COUNT)
@@ -187,7 +232,7 @@ int or_model_scan_event(const uint8_t *p, size_t n, struct or_model_provider *pr
 			return -1;
 		if (n - pos < v)
 			return 0;
-		which = which_key(p + pos, (unsigned)v, next_key);
+		which = which_key(p + pos, (unsigned)v, next_key, n - pos);
 		if (which < 0 || (seen & 1u << which))
 			return -1;
 		seen |= 1u << which;

@@ -33,9 +33,10 @@ check-memory: all tests/oracle/rusage$(EXEEXT)
 
 # make bench-oracle: decode-and-check throughput per container.
 bench: bench-oracle
-bench-oracle: oracle/gcoracle$(EXEEXT) gen/gcgen$(EXEEXT) tests/oracle/rusage$(EXEEXT)
+bench-oracle: oracle/gcoracle$(EXEEXT) gen/gcgen$(EXEEXT) tests/oracle/rusage$(EXEEXT) \
+		tests/oracle/cbor_bench$(EXEEXT)
 	@$(SHELL) $(top_srcdir)/tests/oracle/bench.sh ./gen/gcgen ./oracle/gcoracle \
-		./tests/oracle/rusage
+		./tests/oracle/rusage ./tests/oracle/cbor_bench
 .PHONY: bench-oracle
 EXTRA_DIST += tests/oracle/bench.sh
 

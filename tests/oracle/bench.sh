@@ -8,12 +8,15 @@
 #   BENCH_GCS=N        GCs per stream (default 100000: about 2 M events)
 #   BENCH_RUNS=N       runs per stream (default 3)
 #   BENCH_FORMATS=...  containers (default: cbor nettrace-v5 nettrace-v6)
+# For the model stream it also times the CBOR layer alone, our scanner
+# against libcbor's streaming decoder (tests/oracle/cbor_bench).
 #   BENCH_CALLGRIND=1  also count instructions per event with callgrind
 #                      (stable under load; a 5000-GC stream)
 set -u
 gcgen=${1:-./gen/gcgen}
 oracle=${2:-./oracle/gcoracle}
 rusage=${3:-./tests/oracle/rusage}
+cbor_bench=${4:-./tests/oracle/cbor_bench}
 gcs=${BENCH_GCS:-100000}
 runs=${BENCH_RUNS:-3}
 formats=${BENCH_FORMATS:-cbor nettrace-v5 nettrace-v6}
@@ -47,9 +50,15 @@ for fmt in $formats; do
 		if (c <= 0) c = 0.001; if (w <= 0) w = 0.001
 		printf "%-12s %9d %11d | %7.3f %8.0f %7.2f | %7.3f %8.0f %7.2f | %5d MB\n",
 		       fmt, ev, by, c, by / c / 1e6, ev / c / 1e6, w, by / w / 1e6, ev / w / 1e6, rss / 1024 }'
+	if [ "$fmt" = cbor ] && [ -x "$cbor_bench" ]; then
+		# The CBOR layer alone (the file in memory): why the model
+		# reader scans CBOR itself rather than through libcbor.
+		"$cbor_bench" "$f" both | sed 's/^/    cbor layer: /' >"$work/layer"
+	fi
 	rm -f "$f"
 done
 echo "targets: >= 1000 MB/s and >= 30 Mev/s (CPU time on one core)"
+if [ -s "$work/layer" ]; then cat "$work/layer"; fi
 
 if [ "${BENCH_CALLGRIND:-0}" = 1 ]; then
 	if ! command -v valgrind >/dev/null 2>&1; then
