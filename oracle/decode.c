@@ -418,13 +418,29 @@ OR_COLD static void misfit(struct dstate *d, int rc, uint32_t end)
 	check_other_versions(d);
 }
 
+/* The rules and the misfit of a whole-run event, with the state the
+ * field-by-field path has (kept out of the fast loop). */
+OR_COLD static void whole_run_rules(struct or_ctx *ctx, const struct or_event *ev,
+                                    const struct gcspec_event *spec,
+                                    const struct or_pfield *pf, unsigned psize,
+                                    const struct or_val *v, unsigned from)
+{
+	struct dstate d = { ctx, ev, spec, gcspec_event_fields(spec), pf,
+	                    ev->payload, ev->payload_len, psize, -1 };
+	unsigned n = spec->nfields;
+
+	for (unsigned i = from; i < n; i++)
+		if (pf[i].rules)
+			fixed_rules(&d, i, v[i].off, v[i].u);
+	if (d.len > pf[0].run_size)
+		misfit(&d, 0, pf[0].run_size);
+}
+
 int or_decode(struct or_ctx *ctx, const struct or_event *ev,
               const struct gcspec_event *spec, struct or_decoded *out)
 {
 	unsigned psize = ctx->info.pointer_size == 4 ? 4u : 8u;
-	struct dstate d = { ctx, ev, spec, gcspec_event_fields(spec),
-	                    plan_for(spec, psize), ev->payload, ev->payload_len,
-	                    psize, -1 };
+	const struct or_pfield *pf = plan_for(spec, psize);
 	unsigned n = spec->nfields;
 	uint32_t end;
 	int rc;
@@ -432,26 +448,40 @@ int or_decode(struct or_ctx *ctx, const struct or_event *ev,
 	out->spec = spec;
 	out->payload = ev->payload;
 	out->payload_len = ev->payload_len;
-	out->pointer_size = (uint8_t)d.psize;
+	out->pointer_size = (uint8_t)psize;
 	if (n > OR_MAX_FIELDS) { /* guarded by a test on the tables */
 		out->nvalid = 0;
 		out->complete = 0;
 		return -1;
 	}
-	/* Most GC events: every field fixed, all of them present. */
-	if (n && d.pf[0].run == n && d.len >= d.pf[0].run_size) {
-		for (unsigned i = 0; i < n; i++)
-			dec_fixed(&d, i, d.pf[i].rel, out->v);
+	/* Most GC events: every field fixed, all of them present. Values
+	 * first; the rules (value maps, Booleans) and a longer payload go
+	 * out of line, in field order. */
+	if (n && pf[0].run == n && ev->payload_len >= pf[0].run_size) {
+		const uint8_t *p = ev->payload;
+		unsigned rules = 0;
+		for (unsigned i = 0; i < n; i++) {
+			uint64_t u = or_plan_load(pf[i].op, p + pf[i].rel);
+			out->v[i].u = u;
+			out->v[i].off = pf[i].rel;
+			out->v[i].len = pf[i].width;
+			if (pf[i].rules && !or_plan_rules_ok(&pf[i], u))
+				rules = 1;
+		}
 		out->nvalid = n;
 		out->complete = 1;
-		if (d.len > d.pf[0].run_size)
-			misfit(&d, 0, d.pf[0].run_size);
+		if (rules || ev->payload_len > pf[0].run_size)
+			whole_run_rules(ctx, ev, spec, pf, psize, out->v, 0);
 		return 0;
 	}
-	rc = dec_all(&d, out->v, &out->nvalid, &end);
-	out->complete = rc == 0;
-	if (rc != 0 || end < d.len)
-		misfit(&d, rc, end);
+	{
+		struct dstate d = { ctx, ev, spec, gcspec_event_fields(spec), pf,
+		                    ev->payload, ev->payload_len, psize, -1 };
+		rc = dec_all(&d, out->v, &out->nvalid, &end);
+		out->complete = rc == 0;
+		if (rc != 0 || end < d.len)
+			misfit(&d, rc, end);
+	}
 	return rc;
 }
 

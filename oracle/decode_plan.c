@@ -69,7 +69,8 @@ static void field_plan(const struct gcspec_field *f, unsigned psize,
 		pf->mapbits = bits;
 		pf->mapq = m->bitmap ? OR_MAPQ_MASK : small ? OR_MAPQ_SET : OR_MAPQ_SLOW;
 	}
-	pf->rules = f->type == GCSPEC_BOOLEAN || pf->mapq != OR_MAPQ_NONE;
+	pf->boolean = f->type == GCSPEC_BOOLEAN;
+	pf->rules = pf->boolean || pf->mapq != OR_MAPQ_NONE;
 }
 
 static void event_plan(const struct gcspec_event *e, unsigned psize,

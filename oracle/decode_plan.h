@@ -41,6 +41,7 @@ struct or_pfield {
 	uint8_t mapq;       /* enum or_plan_map */
 	uint8_t run;        /* run start: fields in the run, else 0 */
 	uint8_t rules;      /* the value has a rule: Boolean 0/1 or a value map */
+	uint8_t boolean;    /* the rule is Boolean 0/1 */
 	uint8_t echeck;     /* struct: a member has a rule to check on every
 	                       element (value map, Boolean) */
 };
@@ -75,6 +76,12 @@ static inline int or_plan_map_ok(const struct or_pfield *pf, uint64_t value)
 #define OR_COLD
 #define OR_HOT_INLINE inline
 #endif
+
+/* Does value certainly pass the field's rules (no diagnostic to raise)? */
+static inline int or_plan_rules_ok(const struct or_pfield *pf, uint64_t value)
+{
+	return (!pf->boolean || value <= 1) && or_plan_map_ok(pf, value);
+}
 
 /* Little-endian reads, alignment-free; compilers turn these into single
  * loads. */

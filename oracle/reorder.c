@@ -152,7 +152,7 @@ static int link_rec(struct or_reorder *q, uint32_t i)
 	return 0;
 }
 
-struct or_event *or_reorder_slot(struct or_reorder *q)
+struct or_event *or_reorder_grow(struct or_reorder *q)
 {
 	if (q->n >= NONE - 1)
 		return NULL;
@@ -205,7 +205,7 @@ int or_reorder_commit(struct or_reorder *q)
 	q->link[q->n].gone = 0;
 	q->used += need;
 	q->n++;
-	return 0;
+	return or_reorder_bytes(q) >= OR_REORDER_MAX_BYTES;
 }
 
 int or_reorder_push(struct or_reorder *q, const struct or_event *ev)
@@ -215,7 +215,7 @@ int or_reorder_push(struct or_reorder *q, const struct or_event *ev)
 	if (!slot)
 		return -1;
 	*slot = *ev;
-	return or_reorder_commit(q);
+	return or_reorder_commit(q) < 0 ? -1 : 0;
 }
 
 size_t or_reorder_bytes(const struct or_reorder *q)

@@ -61,9 +61,15 @@ struct or_reorder {
 int or_reorder_push(struct or_reorder *q, const struct or_event *ev);
 /* Without the copy: the place to read the next event into, NULL when
  * memory runs out. Valid until the next call that changes the window. */
-struct or_event *or_reorder_slot(struct or_reorder *q);
-/* Keep the event read into the slot: copies its payload. -1 when memory
- * runs out (the slot's event is then not in the window). */
+struct or_event *or_reorder_grow(struct or_reorder *q);
+static inline struct or_event *or_reorder_slot(struct or_reorder *q)
+{
+	return q->n < q->cap ? &q->ev[q->n] : or_reorder_grow(q);
+}
+/* Keep the event read into the slot: copies its payload. 0; 1 when the
+ * window now holds OR_REORDER_MAX_BYTES or more (time to hand on the older
+ * events); -1 when memory runs out (the slot's event is then not in the
+ * window). */
 int or_reorder_commit(struct or_reorder *q);
 /* Bytes held: the caller hands on the older events past the limit. */
 size_t or_reorder_bytes(const struct or_reorder *q);

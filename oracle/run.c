@@ -209,11 +209,10 @@ int or_run_file(struct or_ctx *ctx, const char *path, FILE *in)
 	}
 	for (;;) {
 		struct or_event *e = &ev;
+		int kept;
 		/* A container that needs sorting reads each event straight
 		 * into the time-order window. */
 		if (ctx->info.unordered) {
-			if (or_reorder_bytes(&ctx->reorder) >= OR_REORDER_MAX_BYTES)
-				or_reorder_flush_older(&ctx->reorder, process_cb, ctx);
 			e = or_reorder_slot(&ctx->reorder);
 			if (!e)
 				e = &ev;
@@ -231,7 +230,11 @@ int or_run_file(struct or_ctx *ctx, const char *path, FILE *in)
 			or_process_event(ctx, e);
 			continue;
 		}
-		if (e == &ev || or_reorder_commit(&ctx->reorder) != 0) {
+		kept = e == &ev ? -1 : or_reorder_commit(&ctx->reorder);
+		if (kept > 0) {
+			/* Full: check the oldest events, keep the newest. */
+			or_reorder_flush_older(&ctx->reorder, process_cb, ctx);
+		} else if (kept < 0) {
 			/* Out of memory: check what is buffered, then this one
 			 * (still where the reader put it: flushing keeps the
 			 * window's storage). */

@@ -252,6 +252,33 @@ int main(void)
 	       wrong_diag);
 	tap_ok(!differ, "truncated: the fast and the careful path report the same (%zu differ)", differ);
 
+	/* Declared lengths are not trusted: a payload that says 1 GiB - 1
+	 * bytes in a file that ends 100 bytes later ends with M002 at the end
+	 * of the file; one that says 4 GiB is refused at once (M003), and the
+	 * events before either are reported. */
+	{
+		static const unsigned char big[] = { 0xa1, 0x67, 'p', 'a', 'y', 'l', 'o', 'a', 'd',
+			0x5a, 0x3f, 0xff, 0xff, 0xff };
+		static const unsigned char huge[] = { 0xa1, 0x67, 'p', 'a', 'y', 'l', 'o', 'a', 'd',
+			0x5b, 0, 0, 0, 1, 0, 0, 0, 0 };
+		unsigned char *d = malloc(m.len + sizeof huge + 100);
+
+		memcpy(d, m.buf, m.len);
+		memcpy(d + m.len, big, sizeof big);
+		memset(d + m.len + sizeof big, 0x41, 100);
+		run(d, m.len + sizeof big + 100, 1, &a);
+		tap_ok(a.events == nitems - 1 && a.m002 == 1 &&
+		       a.m002_offset == m.len + sizeof big + 100,
+		       "a payload declaring 1 GiB in a short file: every event before it, then M002 at the end of the file");
+		free(a.s);
+		memcpy(d + m.len, huge, sizeof huge);
+		run(d, m.len + sizeof huge + 100, 1, &a);
+		tap_ok(a.events == nitems - 1 && a.m_codes == 1 && strstr(a.s, "D GC-M003 ") != NULL,
+		       "a payload declaring 4 GiB: every event before it, then M003");
+		free(a.s);
+		free(d);
+	}
+
 	/* Random damage: 1 to 4 bytes changed, sometimes cut as well. */
 	for (unsigned t = 0; t < trials; t++) {
 		unsigned char *d = malloc(m.len);
