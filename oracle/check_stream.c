@@ -12,11 +12,16 @@
 #include <string.h>
 
 #include "check.h"
+#include "decode_plan.h"
 #include "u64map.h"
 
 #define OR_MAX_INSTANCES 8
 #define OR_MAX_HEAPS 1024
 #define OR_OBJ_LIMIT (1u << 20)   /* live segments/handles tracked */
+/* Freed objects are remembered (to see a second free) until this many have
+ * piled up and they outnumber the live ones: then the oldest knowledge is
+ * dropped, so memory follows the live objects, not the file's length. */
+#define OR_DEAD_KEEP (1u << 12)
 #define OR_THREAD_LIMIT (1u << 16)
 #define OR_MAX_WAITERS 8            /* threads waiting to suspend */
 
@@ -75,12 +80,17 @@ struct inst {
 	 * its background GC thread join separately under the same number. */
 	uint64_t join_thread[OR_MAX_HEAPS];
 	struct or_u64map *segments, *handles;
+	size_t dead_segments, dead_handles;  /* DEAD entries in each */
 };
 
 struct or_check {
 	struct inst inst[OR_MAX_INSTANCES];
 	int cur;
 	struct or_u64map *threads;
+	/* The last thread or_check_timestamp() saw and its entry in threads
+	 * (NULL after the map changed): a thread's events come in runs. */
+	uint64_t ts_thread;
+	uint64_t *ts_last;
 };
 
 struct or_evinfo or_evinfo[GCSPEC_NEVENTS];
@@ -134,6 +144,7 @@ void or_evinfo_init(void)
 		ei->hkind = idx(e, "Kind");
 		ei->numheaps = idx(e, "NumHeaps");
 		ei->servergc = idx(e, "ServerGC");
+		ei->values = (uint8_t)or_values_apply(ei);
 	}
 }
 
@@ -161,6 +172,7 @@ void or_check_reset(struct or_check *c)
 	}
 	c->cur = 0;
 	or_u64map_clear(c->threads);
+	c->ts_last = NULL;
 }
 
 void or_check_free(struct or_check *c)
@@ -184,6 +196,8 @@ static struct inst *instance(struct or_check *c, const struct or_evinfo *ei,
 		return &c->inst[c->cur];
 	}
 	clr = dec->v[ei->clr].u;
+	if (c->inst[c->cur].used && c->inst[c->cur].clr == clr)
+		return &c->inst[c->cur];
 	for (i = 0; i < OR_MAX_INSTANCES; i++) {
 		if (c->inst[i].used && c->inst[i].clr == clr)
 			break;
@@ -467,9 +481,9 @@ static void suspension(struct or_ctx *ctx, struct inst *in, unsigned kind,
 }
 
 /* Track a live object (segment, handle); `create` says which way. */
-static void object(struct or_ctx *ctx, struct or_u64map **mapp, int create,
-                   uint64_t key, const struct or_event *ev, const char *sym,
-                   unsigned code_twice, const char *what)
+static void object(struct or_ctx *ctx, struct or_u64map **mapp, size_t *dead,
+                   int create, uint64_t key, const struct or_event *ev,
+                   const char *sym, unsigned code_twice, const char *what)
 {
 	uint64_t *st;
 
@@ -480,10 +494,13 @@ static void object(struct or_ctx *ctx, struct or_u64map **mapp, int create,
 		if (st && *st == LIVE)
 			REP(code_twice, "%s 0x%llx is created again while it is live",
 			    what, (unsigned long long)key);
+		if (st && *st == DEAD)
+			(*dead)--;
 		if (or_u64map_put(*mapp, key, LIVE) == 0)
 			return;
 		/* Full: forget the dead ones; if still full, stop tracking. */
 		or_u64map_drop_value(*mapp, DEAD);
+		*dead = 0;
 		or_u64map_put(*mapp, key, LIVE);
 		return;
 	}
@@ -491,11 +508,21 @@ static void object(struct or_ctx *ctx, struct or_u64map **mapp, int create,
 	if (st && *st == DEAD)
 		REP(code_twice, "%s 0x%llx is freed a second time", what,
 		    (unsigned long long)key);
-	if (st)
+	if (st) {
+		if (*st != DEAD)
+			(*dead)++;
 		*st = DEAD;
-	else if (or_u64map_put(*mapp, key, DEAD)) {
+	} else if (or_u64map_put(*mapp, key, DEAD) == 0) {
+		(*dead)++;
+	} else {
 		or_u64map_drop_value(*mapp, DEAD);
-		or_u64map_put(*mapp, key, DEAD);
+		*dead = 0;
+		if (or_u64map_put(*mapp, key, DEAD) == 0)
+			*dead = 1;
+	}
+	if (*dead > OR_DEAD_KEEP && *dead > or_u64map_count(*mapp) - *dead) {
+		or_u64map_drop_value(*mapp, DEAD);
+		*dead = 0;
 	}
 }
 
@@ -505,8 +532,9 @@ static void object(struct or_ctx *ctx, struct or_u64map **mapp, int create,
  * change while a handle lives is its kind: the runtime reads it from the
  * handle's block, which keeps one type until all its handles are freed. A
  * live handle's value is LIVE plus its kind shifted past the state bits. */
-static void handle_set(struct or_ctx *ctx, struct or_u64map **mapp, uint64_t key,
-                       uint64_t kind, const struct or_event *ev, const char *sym)
+static void handle_set(struct or_ctx *ctx, struct or_u64map **mapp, size_t *dead,
+                       uint64_t key, uint64_t kind, const struct or_event *ev,
+                       const char *sym)
 {
 	uint64_t *st, live = LIVE | (kind << 2);
 
@@ -517,9 +545,13 @@ static void handle_set(struct or_ctx *ctx, struct or_u64map **mapp, uint64_t key
 		REP(GCSPEC_DIAG_S019, "handle 0x%llx is set as kind %llu while it is live as kind %llu",
 		    (unsigned long long)key, (unsigned long long)kind,
 		    (unsigned long long)(*st >> 2));
+	if (st && *st == DEAD)
+		(*dead)--;
 	if (or_u64map_put(*mapp, key, live) == 0)
 		return;
+	/* Full: forget the dead ones; if still full, stop tracking. */
 	or_u64map_drop_value(*mapp, DEAD);
+	*dead = 0;
 	or_u64map_put(*mapp, key, live);
 }
 
@@ -562,13 +594,24 @@ static void join(struct or_ctx *ctx, struct inst *in, const struct or_event *ev,
 /* Per-thread order is a property of the file: a thread writes its events in
  * order, so this runs in file order, before a container that groups events by
  * thread (nettrace) has them sorted by time, which would hide the fault. */
-void or_check_timestamp(struct or_ctx *ctx, const struct or_event *ev)
+OR_COLD static void timestamp_back(struct or_ctx *ctx, const struct or_event *ev,
+                                   uint64_t last)
 {
-	struct or_check *c = ctx->check;
 	const struct gcspec_event *spec = ev->provider >= 0
 		? gcspec_lookup((unsigned)ev->provider, ev->id, ev->version) : NULL;
 	const char *sym = spec ? spec->symbol : NULL;
-	uint64_t *last;
+
+	REP(GCSPEC_DIAG_S023,
+	    "timestamp %llu is earlier than the previous event's %llu on thread %llu",
+	    (unsigned long long)ev->timestamp, (unsigned long long)last,
+	    (unsigned long long)ev->thread_id);
+}
+
+void or_check_timestamp(struct or_ctx *ctx, const struct or_event *ev)
+{
+	struct or_check *c = ctx->check;
+	uint64_t *last = c->ts_last && c->ts_thread == ev->thread_id
+		? c->ts_last : or_u64map_get(c->threads, ev->thread_id);
 
 	/* Thread id 0 is no thread: the runtime writes it for threads it no
 	 * longer knows by OS id (a terminating thread clearing its handles,
@@ -576,17 +619,15 @@ void or_check_timestamp(struct or_ctx *ctx, const struct or_event *ev)
 	 * and their timestamps interleave. */
 	if (ev->thread_id == 0)
 		return;
-	last = or_u64map_get(c->threads, ev->thread_id);
 	if (last) {
 		if (ev->timestamp < *last)
-			REP(GCSPEC_DIAG_S023,
-			    "timestamp %llu is earlier than the previous event's %llu on thread %llu",
-			    (unsigned long long)ev->timestamp,
-			    (unsigned long long)*last,
-			    (unsigned long long)ev->thread_id);
+			timestamp_back(ctx, ev, *last);
 		*last = ev->timestamp;
+		c->ts_thread = ev->thread_id;
+		c->ts_last = last;
 		return;
 	}
+	c->ts_last = NULL; /* the map may move */
 	if (or_u64map_put(c->threads, ev->thread_id, ev->timestamp)) {
 		or_u64map_clear(c->threads); /* too many threads: start over */
 		or_u64map_put(c->threads, ev->thread_id, ev->timestamp);
@@ -640,7 +681,8 @@ void or_check_event(struct or_ctx *ctx, const struct or_event *ev,
 		return;
 	ei = &or_evinfo[dec->spec - gcspec_events];
 	in = instance(c, ei, dec);
-	or_check_values(ctx, ev, dec);
+	if (ei->values)
+		or_check_values(ctx, ev, dec);
 	heap_index(in, ev, dec, ei);
 	switch (ei->kind) {
 	case OR_K_GCSTART:
@@ -685,7 +727,8 @@ void or_check_event(struct or_ctx *ctx, const struct or_event *ev,
 		break;
 	case OR_K_SEG_CREATE: case OR_K_SEG_FREE:
 		if (ei->address >= 0 && (unsigned)ei->address < dec->nvalid)
-			object(ctx, &in->segments, ei->kind == OR_K_SEG_CREATE,
+			object(ctx, &in->segments, &in->dead_segments,
+			       ei->kind == OR_K_SEG_CREATE,
 			       dec->v[ei->address].u, ev, sym,
 			       ei->kind == OR_K_SEG_CREATE ? GCSPEC_DIAG_S017
 			                                   : GCSPEC_DIAG_S018,
@@ -694,13 +737,13 @@ void or_check_event(struct or_ctx *ctx, const struct or_event *ev,
 	case OR_K_HANDLE_SET:
 		if (ei->handle >= 0 && (unsigned)ei->handle < dec->nvalid &&
 		    ei->hkind >= 0 && (unsigned)ei->hkind < dec->nvalid)
-			handle_set(ctx, &in->handles, dec->v[ei->handle].u,
+			handle_set(ctx, &in->handles, &in->dead_handles, dec->v[ei->handle].u,
 			           dec->v[ei->hkind].u, ev, sym);
 		break;
 	case OR_K_HANDLE_DESTROY:
 		if (ei->handle >= 0 && (unsigned)ei->handle < dec->nvalid)
-			object(ctx, &in->handles, 0, dec->v[ei->handle].u, ev, sym,
-			       GCSPEC_DIAG_S020, "handle");
+			object(ctx, &in->handles, &in->dead_handles, 0,
+			       dec->v[ei->handle].u, ev, sym, GCSPEC_DIAG_S020, "handle");
 		break;
 	case OR_K_FIN_BEGIN:
 		if (in->fin_running)

@@ -10,8 +10,16 @@
  * does not grow with the file. A directory container keeps at most one
  * block per file of the directory.
  *
- * Ownership: an or_event and the payload it points to are owned by the
- * reader and stay valid only until the next call to next() or close().
+ * Ownership: the payload an or_event points to is owned by the reader and
+ * stays valid only until the next call to next() or close().
+ *
+ * next() fills every field of *ev (model_fields NULL when there are none)
+ * and keeps nothing in it from one call to the next: the caller may hand it
+ * a different or_event each time. For a container with
+ * or_stream_info.unordered set, it is the time-order window's next slot
+ * (reorder.h): the reader writes the event where it will be kept, and only
+ * the payload is copied. A reader need not do anything for this; it is why
+ * the reader should not fill a local or_event and copy it out.
  *
  * Errors: container problems are reported through or_report() with a stable
  * code from docs/diagnostics.toml and the byte offset; next() then returns

@@ -175,25 +175,43 @@ static enum or_status run_events(struct or_ctx *ctx, const struct or_reader_ops 
 	struct or_event ev;
 	enum or_status st;
 
-	while ((st = ops->next(r, &ev)) > OR_END) {
+	for (;;) {
+		struct or_event *e = &ev;
+		int kept;
+
+		/* A container that needs sorting reads each event straight
+		 * into the time-order window. */
+		if (ctx->info.unordered) {
+			e = or_reorder_slot(&ctx->reorder);
+			if (!e)
+				e = &ev;
+		}
+		if ((st = ops->next(r, e)) <= OR_END)
+			break;
 		if (st == OR_SYNC) {
 			or_reorder_flush(&ctx->reorder, process_cb, ctx);
 			continue;
 		}
-		*next = ev.index + 1;
-		*end_off = ev.payload_offset + ev.payload_len;
+		*next = e->index + 1;
+		*end_off = e->payload_offset + e->payload_len;
+		/* Per-processor buffers interleave a thread's events that moved
+		 * between processors: there, file order says nothing. */
 		if (ctx->info.unordered != OR_BY_PROCESSOR)
-			or_check_timestamp(ctx, &ev);
+			or_check_timestamp(ctx, e);
 		if (!ctx->info.unordered) {
-			or_process_event(ctx, &ev);
+			or_process_event(ctx, e);
 			continue;
 		}
-		if (or_reorder_bytes(&ctx->reorder) >= OR_REORDER_MAX_BYTES)
+		kept = e == &ev ? -1 : or_reorder_commit(&ctx->reorder);
+		if (kept > 0) {
+			/* Full: check the oldest events, keep the newest. */
+			or_reorder_flush_older(&ctx->reorder, process_cb, ctx);
+		} else if (kept < 0) {
+			/* Out of memory: check what is buffered, then this one
+			 * (still where the reader put it: flushing keeps the
+			 * window's storage). */
 			or_reorder_flush(&ctx->reorder, process_cb, ctx);
-		if (or_reorder_push(&ctx->reorder, &ev) != 0) {
-			/* Out of memory: check what is buffered, then this one. */
-			or_reorder_flush(&ctx->reorder, process_cb, ctx);
-			or_process_event(ctx, &ev);
+			or_process_event(ctx, e);
 		}
 	}
 	or_reorder_flush(&ctx->reorder, process_cb, ctx);
