@@ -452,18 +452,29 @@ int gen_exhaustive_run_shard(struct gen_emit *e, const struct gen_profile *profi
 			}
 		}
 	}
-	/* Non-GC suspensions with every suspension reason (Count 0xFFFFFFFF). */
-	for (unsigned r = 0; r < gcspec_maps[GCSPEC_MAP_GCSuspendEEReasonMap].nvalues; r++) {
+	/* Non-GC suspensions with every suspension reason (Count 0xFFFFFFFF), and
+	 * r == nvalues: the reason just past the map's values when it is open. */
+	for (unsigned r = 0; r < gcspec_maps[GCSPEC_MAP_GCSuspendEEReasonMap].nvalues +
+			gcspec_maps[GCSPEC_MAP_GCSuspendEEReasonMap].open; r++) {
 		const struct gcspec_map *mp = &gcspec_maps[GCSPEC_MAP_GCSuspendEEReasonMap];
+		uint64_t reason = 0;
 
+		for (unsigned q = 0; q < mp->nvalues; q++) {
+			uint64_t mv = gcspec_map_values[mp->first_value + q].value;
+
+			if (q == r)
+				reason = mv;
+			else if (r == mp->nvalues && mv >= reason)
+				reason = mv + 1;
+		}
 		/* SuspendForGC is written by the GCs above, with their counts. */
-		if (gcspec_map_values[mp->first_value + r].value == 1)
+		if (reason == 1)
 			continue;
 		for (unsigned ver = 0; ver < 2; ver++) {
 			if (!mine(&x))
 				continue;
 			TRY(start(&x, (int)GCSPEC_EV_GCSuspendEEBegin + (int)ver));
-			gen_values_set_num(e->vals, "Reason", gcspec_map_values[mp->first_value + r].value);
+			gen_values_set_num(e->vals, "Reason", reason);
 			gen_values_set_num(e->vals, "Count", 0xFFFFFFFFu);
 			TRY(send(&x));
 			TRY(start(&x, (int)GCSPEC_EV_GCSuspendEEEnd));

@@ -19,10 +19,16 @@ erratum's event (id and version exactly), F its field:
   extra-field     the listener's payload has no field of the document's name
   field-order     the listener's field names are the spec's, in its order
   level, keyword  the listener got E at the spec's level / with its keywords
-  enum-values     F took a value that some document the erratum names leaves
-                  out (versions of E's id with F under the same map count)
+  enum-values     F took a value that each document the erratum names leaves
+                  out (versions of E's id with F under the same map count; the
+                  document "manifest" lists the map values whose sources name it)
   value-name      F took the first of the erratum's `values` (the number the
                   runtime really uses for the value the document misnumbers)
+  semantics       F of the erratum's `witness` took one of its values (values
+                  only the truth allows); without a witness, never
+  value-meaning, opcode, task
+                  never: a payload carries a value's number, not what it means,
+                  and the listener reports no opcode or task
   other           nothing more, except that an E with a count-driven array
                   must have held a non-empty one (array layouts are shown)
 
@@ -77,6 +83,13 @@ class Evidence:
         self.untwinned = collections.Counter()    # symbol -> listener events without a twin
         self.mapped = {s: [f["name"] for f in ev["fields"] if f.get("map")]
                        for s, ev in self.spec.items()}
+        # the fields semantics errata name as witnesses: their values are collected too
+        epath = os.path.join(top, "docs", "spec", "errata.toml")
+        for er in (speclib.load(epath).get("erratum", []) if os.path.exists(epath) else []):
+            wit = er.get("witness")
+            if wit and er.get("event") in self.mapped and wit.get("field") not in \
+                    self.mapped[er["event"]]:
+                self.mapped[er["event"]].append(wit["field"])
         self.counts = {s: [f["count"] for f in ev["fields"] if f.get("count")]
                        for s, ev in self.spec.items()}
 
@@ -131,6 +144,13 @@ class Evidence:
 
     def doc_values(self, doc_id, sym, field):
         """The values document doc_id lists for sym.field, or None."""
+        if doc_id == "manifest":
+            fmap = next((f.get("map") for f in self.spec[sym]["fields"] if f["name"] == field),
+                        None)
+            m = speclib.spec_maps(self.top).get(fmap)
+            if m is None:
+                return None
+            return {v["value"] for v in m["values"] if "manifest" in v.get("sources", [])}
         path = os.path.join(self.top, "docs", "spec", "claims", f"{doc_id}.toml")
         if not os.path.exists(path):
             return None
@@ -203,6 +223,16 @@ class Evidence:
             if v not in self.same_map_values(sym, field):
                 return False, f"{sym}.{field} never took {v}"
             return True, f"{sym}.{field} took {v}"
+        if kind == "semantics":
+            wit = er.get("witness")
+            if not wit:
+                return False, "a statement without a witness value cannot be shown by a trace"
+            took = self.values.get((sym, wit["field"]), set()) & set(wit["values"])
+            if not took:
+                return False, f"{sym}.{wit['field']} never took any of {wit['values']}"
+            return True, f"{sym}.{wit['field']} took {sorted(took)}"
+        if kind in ("value-meaning", "opcode", "task"):
+            return False, f"a trace cannot show a {kind} erratum"
         if kind == "other":
             if self.counts.get(sym) and sym not in self.nonempty:
                 return False, f"no {sym} with a non-empty array"
