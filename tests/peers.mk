@@ -14,7 +14,7 @@ check-peers: all
 		--color-tests no --enable-hard-errors yes --expect-failure no -- \
 		$(PYTHON3) $(srcdir)/tests/peers/traceevent_peer.py
 	@! grep -q '^:test-result: \(FAIL\|ERROR\|XPASS\)' tests/peers/traceevent_peer.trs
-check-all: check-peers
+CHECK_ALL_EXTRA += check-peers
 .PHONY: check-peers
 
 clean-local: clean-local-peers
