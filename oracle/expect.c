@@ -141,7 +141,7 @@ void or_expect_record(struct or_expect *x, const struct or_diag *d)
 	x->ngot++;
 }
 
-int or_expect_verdict(struct or_expect *x, FILE *out)
+int or_expect_verdict(struct or_expect *x, FILE *out, int say_met)
 {
 	for (size_t i = 0; i < x->nwant; i++)
 		if (!x->want[i].may && !x->want[i].hit) {
@@ -159,6 +159,14 @@ int or_expect_verdict(struct or_expect *x, FILE *out)
 		        or_diag_code((unsigned)x->got[0].code),
 		        (unsigned long long)x->got[0].event);
 		return 1;
+	}
+	if (say_met) {
+		size_t must = 0;
+
+		for (size_t i = 0; i < x->nwant; i++)
+			must += !x->want[i].may;
+		fprintf(out, "expectations met: %zu required diagnostic%s reported where recorded, "
+		        "no unexpected error\n", must, must == 1 ? "" : "s");
 	}
 	return 0;
 }

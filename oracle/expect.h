@@ -40,8 +40,9 @@ struct or_expect {
 int or_expect_load(struct or_expect *x, const char *path);
 /* Record one reported diagnostic (use as part of the emit callback). */
 void or_expect_record(struct or_expect *x, const struct or_diag *d);
-/* Apply the rule; print the first mismatch to out. Returns 0 when met. */
-int or_expect_verdict(struct or_expect *x, FILE *out);
+/* Apply the rule; print the first mismatch to out, or with say_met a line
+ * saying the expectations were met. Returns 0 when met. */
+int or_expect_verdict(struct or_expect *x, FILE *out, int say_met);
 void or_expect_free(struct or_expect *x);
 
 #endif

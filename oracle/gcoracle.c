@@ -158,7 +158,7 @@ int main(int argc, char **argv)
 	else if (!c.expect_mode)
 		or_text_summary(c.out, &ctx);
 	if (c.expect_mode) {
-		int v = or_expect_verdict(&c.expect, c.json || c.cbor ? stderr : stdout);
+		int v = or_expect_verdict(&c.expect, c.json || c.cbor ? stderr : stdout, !c.quiet);
 		or_expect_free(&c.expect);
 		if (status == 0)
 			status = v;

@@ -49,7 +49,9 @@ grep -q '^GC-S005 error: event 1 (GCEnd_V1)' "$t/out"; ok $? "text diagnostic na
 grep -q '^{"type":"event","index":0,"offset":[0-9]*,"name":"GCStart_V2","provider":"Microsoft-Windows-DotNETRuntime","id":1,"version":2,"timestamp":10,"thread":1,"fields":{"Count":1,"Depth":0,"Reason":1,"Type":0,"ClrInstanceID":0,"ClientSequenceNumber":0}}$' "$t/json"; ok $? "JSON event line"
 grep -q '^{"type":"diag","code":"GC-S005","severity":"error","event":1,' "$t/json"; ok $? "JSON diag line"
 tail -n 1 "$t/json" | grep -q '^{"type":"summary","events":2,'; ok $? "JSON summary last"
-"$o" --expect "$t/expect" "$t/bad.model" >/dev/null; ok $? "--expect met: exit 0"
+"$o" --expect "$t/expect" "$t/bad.model" >"$t/x"; ok $? "--expect met: exit 0"
+grep -q '^expectations met: 1 required diagnostic reported where recorded' "$t/x"; ok $? "--expect met: says so"
+"$o" --quiet --expect "$t/expect" "$t/bad.model" >"$t/x"; [ ! -s "$t/x" ]; ok $? "--quiet --expect met: prints nothing"
 "$o" --expect "$t/expect-wrong" "$t/bad.model" >"$t/x"; [ $? = 1 ]; ok $? "--expect not met: exit 1"
 grep -q 'GC-S005 at event 0' "$t/x"; ok $? "--expect prints the first mismatch"
 # --help (gcoracle's and compare's) and the man page's OPTIONS name the same options.
