@@ -20,6 +20,7 @@ struct dstate {
 	uint32_t len;
 	unsigned psize;
 	long elem;                     /* struct element being decoded, or -1 */
+	int exact;                     /* or_decode_fits: any problem fails */
 };
 
 uint64_t or_le(const uint8_t *p, unsigned width)
@@ -170,7 +171,9 @@ static int dec_field(struct dstate *d, unsigned i, uint32_t *pos,
 			       "UnicodeString '%s' holds an unpaired surrogate 0x%04x at payload offset %u",
 			       fname(d, i, nb, sizeof nb),
 			       (unsigned)or_le(d->p + at + bad, 2), at + bad);
-			if (!d->ctx)
+			/* or_decode carries on past a bad string, so walking the
+			 * elements of a struct it accepted must too. */
+			if (d->exact)
 				return -1;
 		}
 		*pos = k + 2;
@@ -304,7 +307,7 @@ int or_decode_fits(const struct gcspec_event *spec, const uint8_t *payload,
                    uint32_t len, unsigned pointer_size)
 {
 	struct dstate d = { NULL, NULL, spec, gcspec_event_fields(spec),
-	                    payload, len, pointer_size, -1 };
+	                    payload, len, pointer_size, -1, 1 };
 	struct or_val v[OR_MAX_FIELDS];
 	unsigned n;
 	uint32_t end;
@@ -337,7 +340,7 @@ int or_decode(struct or_ctx *ctx, const struct or_event *ev,
 {
 	struct dstate d = { ctx, ev, spec, gcspec_event_fields(spec),
 	                    ev->payload, ev->payload_len,
-	                    ctx->info.pointer_size == 4 ? 4u : 8u, -1 };
+	                    ctx->info.pointer_size == 4 ? 4u : 8u, -1, 0 };
 	uint32_t end;
 	int rc;
 
@@ -370,7 +373,7 @@ int or_struct_element(const struct or_decoded *dec, unsigned sf, uint32_t *pos,
                       struct or_val *vals)
 {
 	struct dstate d = { NULL, NULL, dec->spec, gcspec_event_fields(dec->spec),
-	                    dec->payload, dec->payload_len, dec->pointer_size, -1 };
+	                    dec->payload, dec->payload_len, dec->pointer_size, -1, 0 };
 
 	uint32_t es = *pos;
 	int natural = d.f[sf].natural_layout;

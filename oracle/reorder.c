@@ -54,7 +54,9 @@ void or_reorder_flush(struct or_reorder *q,
 		qsort(q->ev, q->n, sizeof *q->ev, by_time);
 	for (size_t i = 0; i < q->n; i++) {
 		struct or_event e = q->ev[i];
-		e.payload = q->bytes + (uintptr_t)e.payload;
+		/* Only empty payloads so far: no byte buffer, and NULL + 0 is
+		 * undefined in C. */
+		e.payload = q->bytes ? q->bytes + (uintptr_t)e.payload : NULL;
 		fn(arg, &e);
 	}
 	q->n = 0;

@@ -1,0 +1,270 @@
+/*
+ * fuzz_tool.c - build-time helper for the fuzzing side (not installed).
+ *
+ *   fuzz_tool dict HARNESS            a libFuzzer dictionary for HARNESS, from
+ *                                     the spec tables (magic strings, event
+ *                                     ids, provider, event and field names)
+ *   fuzz_tool decode-seeds IN DIR     one fuzz_decode input per event of the
+ *                                     first few of each event-version in the
+ *                                     stream IN (any container gcoracle reads)
+ *   fuzz_tool mutate SEED N IN DIR    N structure-aware mutants of IN (gcmutator)
+ *
+ * Exit 0 on success, 1 on failure (message on stderr), 2 on bad usage.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gcm_model.h"
+#include "gcmutator.h"
+#include "gcspec.h"
+
+/* --- dictionaries ------------------------------------------------------------- */
+
+static void entry(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	putchar('"');
+	for (size_t i = 0; i < n; i++) {
+		if (b[i] >= 0x20 && b[i] < 0x7f && b[i] != '"' && b[i] != '\\')
+			putchar(b[i]);
+		else
+			printf("\\x%02x", b[i]);
+	}
+	puts("\"");
+}
+
+static void text(const char *s)
+{
+	entry(s, strlen(s));
+}
+
+static void utf16(const char *s)
+{
+	unsigned char b[512];
+	size_t n = 0;
+
+	for (; *s && n + 2 < sizeof b; s++) {
+		b[n++] = (unsigned char)*s;
+		b[n++] = 0;
+	}
+	entry(b, n);
+}
+
+/* A CBOR text string: head then bytes. */
+static void cbor_text(const char *s)
+{
+	unsigned char b[300];
+	size_t n = strlen(s), h;
+
+	if (n > 255)
+		return;
+	if (n < 24) {
+		b[0] = (unsigned char)(0x60 + n);
+		h = 1;
+	} else {
+		b[0] = 0x78;
+		b[1] = (unsigned char)n;
+		h = 2;
+	}
+	memcpy(b + h, s, n);
+	entry(b, h + n);
+}
+
+static void le(uint64_t v, unsigned w)
+{
+	unsigned char b[8];
+
+	for (unsigned i = 0; i < w; i++)
+		b[i] = (unsigned char)(v >> 8 * i);
+	entry(b, w);
+}
+
+static void ids(void)
+{
+	for (unsigned i = 0; i < GCSPEC_NEVENTS; i++) {
+		const struct gcspec_event *e = &gcspec_events[i];
+
+		if (i == 0 || e->id != gcspec_events[i - 1].id)
+			le(e->id, 2);
+	}
+}
+
+static int dict(const char *h)
+{
+	if (strncmp(h, "nettrace", 8) == 0) {
+		static const char *const magic[] = { "Nettrace", "!FastSerialization.1", "Trace",
+			"EventBlock", "MetadataBlock", "StackBlock", "SPBlock",
+			"HardwareThreadCount", "ProcessId", "ExpectedCPUSamplingRate" };
+
+		for (unsigned i = 0; i < sizeof magic / sizeof magic[0]; i++)
+			text(magic[i]);
+		entry("\x05\x05\x01", 3);
+		entry("\x14\x00\x00\x00!FastSerialization.1", 24);
+		for (unsigned k = 1; k <= 6; k++)
+			le(k << 24, 4);
+		for (unsigned i = 0; i < GCSPEC_NPROVIDERS; i++) {
+			utf16(gcspec_providers[i].name);
+			text(gcspec_providers[i].name);
+		}
+		ids();
+		return 0;
+	}
+	if (strncmp(h, "model", 5) == 0) {
+		static const char *const keys[] = { "format", "gcconform-model", "version",
+			"pointer_size", "clock_frequency", "start_ticks", "process_id", "profile",
+			"mode", "seed", "keywords", "level", "generator", "timestamp", "thread",
+			"provider", "id", "opcode", "name", "fields", "payload" };
+
+		for (unsigned i = 0; i < sizeof keys / sizeof keys[0]; i++)
+			cbor_text(keys[i]);
+		for (unsigned i = 0; i < GCSPEC_NPROVIDERS; i++)
+			cbor_text(gcspec_providers[i].name);
+		for (unsigned i = 0; i < GCSPEC_NEVENTS; i++)
+			cbor_text(gcspec_events[i].symbol);
+		for (unsigned i = 0; i < GCSPEC_NFIELDS; i++)
+			if (i == 0 || strcmp(gcspec_fields[i].name, gcspec_fields[i - 1].name))
+				cbor_text(gcspec_fields[i].name);
+		return 0;
+	}
+	if (strncmp(h, "decode", 6) == 0) {
+		entry("\x00\x00", 2);
+		entry("\x00\xd8", 2);
+		entry("\x00\xdc", 2);
+		entry("\xff\xff\xff\xff", 4);
+		entry("\x00\x00\x00\x80", 4);
+		entry("\xff\xff\xff\xff\xff\xff\xff\xff", 8);
+		/* Map values as the 4-byte fields that hold most of them. */
+		for (unsigned i = 0; i < GCSPEC_NMAP_VALUES; i++) {
+			unsigned k;
+
+			for (k = 0; k < i; k++)
+				if (gcspec_map_values[k].value == gcspec_map_values[i].value)
+					break;
+			if (k == i)
+				le(gcspec_map_values[i].value, 4);
+		}
+		return 0;
+	}
+	fprintf(stderr, "fuzz_tool: no dictionary for harness '%s'\n", h);
+	return 1;
+}
+
+/* --- seeds ----------------------------------------------------------------------------- */
+
+static uint8_t *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf = NULL;
+	long n;
+
+	if (!f || fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0 ||
+	    !(buf = malloc((size_t)n + 1)) || fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		fprintf(stderr, "fuzz_tool: cannot read %s\n", path);
+		free(buf);
+		if (f)
+			fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+static int spill(const char *dir, const char *name, const uint8_t *p, size_t n)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	f = fopen(path, "wb");
+	if (!f || fwrite(p, 1, n, f) != n || fclose(f) != 0) {
+		fprintf(stderr, "fuzz_tool: cannot write %s\n", path);
+		return -1;
+	}
+	return 0;
+}
+
+static int decode_seeds(const char *in, const char *dir)
+{
+	static struct gcm_stream s;
+	static unsigned per[GCSPEC_NEVENTS];
+	static uint8_t buf[3 + 65536];
+	uint8_t *data;
+	size_t len;
+	int rc = 0;
+
+	if (!(data = slurp(in, &len)))
+		return 1;
+	gcm_stream_init(&s);
+	if (gcm_parse(&s, data, len, NULL) != 0) {
+		fprintf(stderr, "fuzz_tool: %s: not a stream gcoracle reads\n", in);
+		free(data);
+		return 1;
+	}
+	for (size_t i = 0; i < s.n && rc == 0; i++) {
+		const struct gcm_event *e = &s.ev[i];
+		const struct gcspec_event *sp = e->provider >= 0 ?
+			gcspec_lookup((unsigned)e->provider, e->id, e->version) : NULL;
+		unsigned idx;
+		char name[64];
+
+		if (!sp || e->payload_len > sizeof buf - 3)
+			continue;
+		idx = (unsigned)(sp - gcspec_events);
+		if (per[idx]++ >= 2)
+			continue;
+		buf[0] = (uint8_t)idx;
+		buf[1] = (uint8_t)(idx >> 8);
+		buf[2] = s.pointer_size == 4;
+		memcpy(buf + 3, gcm_payload(&s, e), e->payload_len);
+		snprintf(name, sizeof name, "%s-p%u-%u", sp->symbol, s.pointer_size, per[idx]);
+		rc = spill(dir, name, buf, 3 + e->payload_len);
+	}
+	gcm_stream_free(&s);
+	free(data);
+	return rc ? 1 : 0;
+}
+
+static int mutants(unsigned seed, unsigned n, const char *in, const char *dir)
+{
+	size_t len, max;
+	uint8_t *data = slurp(in, &len), *buf;
+
+	if (!data)
+		return 1;
+	max = 4 * len + 65536;
+	if (!(buf = malloc(max))) {
+		free(data);
+		return 1;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		char name[64];
+		size_t m;
+
+		memcpy(buf, data, len);
+		m = gcm_mutate(buf, len, max, seed + i, GCM_FORMAT_ANY);
+		snprintf(name, sizeof name, "mutant-%u-%u", seed, i);
+		if (spill(dir, name, buf, m) != 0)
+			break;
+	}
+	free(buf);
+	free(data);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && strcmp(argv[1], "dict") == 0)
+		return dict(argv[2]);
+	if (argc == 4 && strcmp(argv[1], "decode-seeds") == 0)
+		return decode_seeds(argv[2], argv[3]);
+	if (argc == 6 && strcmp(argv[1], "mutate") == 0)
+		return mutants((unsigned)strtoul(argv[2], NULL, 0), (unsigned)strtoul(argv[3], NULL, 0),
+		               argv[4], argv[5]);
+	fprintf(stderr, "usage: fuzz_tool dict HARNESS | decode-seeds IN DIR | mutate SEED N IN DIR\n");
+	return 2;
+}
