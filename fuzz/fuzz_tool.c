@@ -8,6 +8,10 @@
  *                                     first few of each event-version in the
  *                                     stream IN (any container gcoracle reads)
  *   fuzz_tool mutate SEED N IN DIR    N structure-aware mutants of IN (gcmutator)
+ *   fuzz_tool reduce IN OUT CMD...    the fewest events of IN (re-encoded in
+ *                                     its container) with which `CMD... FILE`
+ *                                     still exits as it does on IN (non-zero):
+ *                                     minimises third-party findings
  *
  * Exit 0 on success, 1 on failure (message on stderr), 2 on bad usage.
  */
@@ -16,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "gcm_model.h"
 #include "gcmutator.h"
@@ -256,8 +261,113 @@ static int mutants(unsigned seed, unsigned n, const char *in, const char *dir)
 	return 0;
 }
 
+/* --- reducing a finding --------------------------------------------------------------- */
+
+static int run_cmd(char **cmd, const char *path)
+{
+	char line[8192];
+	size_t n = 0;
+	int st;
+
+	for (; *cmd && n < sizeof line - 1024; cmd++)
+		n += (size_t)snprintf(line + n, sizeof line - n, "'%s' ", *cmd);
+	snprintf(line + n, sizeof line - n, "'%s' >/dev/null 2>&1", path);
+	st = system(line);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 255;
+}
+
+static int try_events(const struct gcm_stream *s, const unsigned char *keep, const char *path,
+                      char **cmd)
+{
+	static struct gcm_stream t;
+	uint8_t *out;
+	size_t len;
+	int rc;
+
+	gcm_stream_init(&t);
+	t.format = s->format;
+	t.format_version = s->format_version;
+	t.pointer_size = s->pointer_size;
+	t.clock_frequency = s->clock_frequency;
+	t.start_ticks = s->start_ticks;
+	t.process_id = s->process_id;
+	for (size_t i = 0; i < s->n; i++)
+		if (keep[i])
+			gcm_push(&t, &s->ev[i], gcm_payload(s, &s->ev[i]));
+	rc = gcm_encode(&t, gcm_writer_for(s->format, s->format_version), NULL, &out, &len);
+	gcm_stream_free(&t);
+	if (rc != 0)
+		return -1;
+	rc = spill(".", path, out, len);
+	free(out);
+	return rc ? -1 : run_cmd(cmd, path);
+}
+
+static int reduce(const char *in, const char *outp, char **cmd)
+{
+	static struct gcm_stream s;
+	unsigned char *keep;
+	size_t len, chunk;
+	uint8_t *data = slurp(in, &len);
+	int want;
+
+	if (!data)
+		return 1;
+	want = run_cmd(cmd, in);
+	gcm_stream_init(&s);
+	if (want == 0 || gcm_parse(&s, data, len, NULL) != 0 || !gcm_writer_for(s.format, 0) ||
+	    !(keep = malloc(s.n + 1))) {
+		fprintf(stderr, "fuzz_tool: %s: exits 0 or cannot be re-encoded; nothing to reduce\n", in);
+		free(data);
+		return 1;
+	}
+	memset(keep, 1, s.n + 1);
+	if (try_events(&s, keep, outp, cmd) != want) {
+		fprintf(stderr, "fuzz_tool: %s re-encoded no longer exits %d: the finding is in its "
+		        "container bytes; keep the original\n", in, want);
+		spill(".", outp, data, len);
+		free(keep);
+		free(data);
+		return 1;
+	}
+	/* Drop chunks of events, halving the chunk until single events. */
+	for (chunk = s.n / 2 ? s.n / 2 : 1;; chunk /= 2) {
+		for (size_t at = 0; at < s.n; at += chunk) {
+			unsigned char save[4096];
+			size_t k = chunk < sizeof save ? chunk : sizeof save, kept = 0;
+
+			if (at + k > s.n)
+				k = s.n - at;
+			for (size_t i = 0; i < k; i++)
+				kept += (save[i] = keep[at + i]);
+			if (!kept)
+				continue;
+			memset(keep + at, 0, k);
+			if (try_events(&s, keep, outp, cmd) != want)
+				memcpy(keep + at, save, k);
+		}
+		if (chunk == 1)
+			break;
+	}
+	try_events(&s, keep, outp, cmd);
+	{
+		size_t n = 0;
+
+		for (size_t i = 0; i < s.n; i++)
+			n += keep[i];
+		fprintf(stderr, "fuzz_tool: %zu of %zu events keep exit status %d: %s\n", n, s.n, want,
+		        outp);
+	}
+	gcm_stream_free(&s);
+	free(keep);
+	free(data);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc >= 5 && strcmp(argv[1], "reduce") == 0)
+		return reduce(argv[2], argv[3], argv + 4);
 	if (argc == 3 && strcmp(argv[1], "dict") == 0)
 		return dict(argv[2]);
 	if (argc == 4 && strcmp(argv[1], "decode-seeds") == 0)
@@ -265,6 +375,6 @@ int main(int argc, char **argv)
 	if (argc == 6 && strcmp(argv[1], "mutate") == 0)
 		return mutants((unsigned)strtoul(argv[2], NULL, 0), (unsigned)strtoul(argv[3], NULL, 0),
 		               argv[4], argv[5]);
-	fprintf(stderr, "usage: fuzz_tool dict HARNESS | decode-seeds IN DIR | mutate SEED N IN DIR\n");
+	fprintf(stderr, "usage: fuzz_tool dict HARNESS | decode-seeds IN DIR | mutate SEED N IN DIR | reduce IN OUT CMD...\n");
 	return 2;
 }

@@ -701,7 +701,8 @@ size_t gcm_crossover(const uint8_t *a, size_t a_size, const uint8_t *b, size_t b
 	/* A's events up to `at`, a run of B's, then the rest of A's. */
 	at = (size_t)below(&j, j.s.n + 1);
 	from = (size_t)below(&j, other.n + 1);
-	to = from + (size_t)below(&j, other.n - from + 1);
+	/* A short run: splicing whole streams would only make inputs grow. */
+	to = from + (size_t)below(&j, (other.n - from < 64 ? other.n - from : 64) + 1);
 	n = j.s.n;
 	for (size_t i = from; i < to; i++)
 		if (gcm_push(&j.s, &other.ev[i], gcm_payload(&other, &other.ev[i])) != 0)
