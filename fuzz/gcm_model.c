@@ -106,12 +106,13 @@ int gcm_parse(struct gcm_stream *s, const uint8_t *data, size_t size, const char
 	gcm_stream_free(s);
 	if (format)
 		ops = reader_named(format);
+	/* Directory containers (no probe/open on bytes) are not asked here. */
 	for (int i = 0; !format && size && or_readers[i]; i++)
-		if (or_readers[i]->probe(data, size < 64 ? size : 64)) {
+		if (or_readers[i]->probe && or_readers[i]->probe(data, size < 64 ? size : 64)) {
 			ops = or_readers[i];
 			break;
 		}
-	if (!ops || !size)
+	if (!ops || !ops->open || !size)
 		return -1;
 	in = fmemopen((void *)data, size, "rb");
 	if (!in)
@@ -199,7 +200,8 @@ int gcm_encode(const struct gcm_stream *s, const char *wformat,
 
 	*out = NULL;
 	*len = 0;
-	if (!ops || !(w = ops->create()))
+	/* Only writers to a FILE (a directory container has no begin). */
+	if (!ops || !ops->begin || !(w = ops->create()))
 		return -1;
 	w->ops = ops;
 	if (nt && strncmp(wformat, "nettrace", 8) == 0)
