@@ -36,6 +36,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gcm_tar.h"
+
 enum verdict { V_ACCEPT, V_REJECT, V_CRASH, V_TIMEOUT, V_MEMORY };
 static const char *const verdict_name[] = { "accept", "reject", "crash", "timeout", "memory" };
 
@@ -212,73 +214,6 @@ static enum verdict run_forked(const char *dir, double timeout, unsigned long me
 	return WEXITSTATUS(status) == CHILD_ACCEPT ? V_ACCEPT : V_REJECT;
 }
 
-/* --- ustar archives of a trace directory ------------------------------------------------ */
-
-static uint64_t octal(const uint8_t *p, size_t n)
-{
-	uint64_t v = 0;
-
-	for (size_t i = 0; i < n && p[i] >= '0' && p[i] <= '7'; i++)
-		v = v * 8 + (uint64_t)(p[i] - '0');
-	return v;
-}
-
-/* Extract the regular files of a ustar archive into dir, flat (directories
- * in names are dropped, so nothing lands outside dir). Checksums are not
- * checked: a fuzzer's byte flips should reach the trace, not the tar. */
-static int untar(const uint8_t *p, size_t n, const char *dir)
-{
-	size_t pos = 0;
-	int files = 0;
-
-	while (pos + 512 <= n && p[pos]) {
-		const uint8_t *h = p + pos;
-		uint64_t size = octal(h + 124, 12);
-		char name[101], path[PATH_MAX];
-		const char *base;
-		size_t avail;
-
-		memcpy(name, h, 100);
-		name[100] = 0;
-		base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
-		pos += 512;
-		avail = pos < n ? n - pos : 0;
-		if (size > avail)
-			size = avail;
-		if ((h[156] == '0' || h[156] == 0) && *base && strcmp(base, ".") && strcmp(base, "..")) {
-			FILE *f;
-
-			snprintf(path, sizeof path, "%s/%s", dir, base);
-			if (!(f = fopen(path, "wb")))
-				return -1;
-			if (size && fwrite(p + pos, 1, (size_t)size, f) != size) {
-				fclose(f);
-				return -1;
-			}
-			fclose(f);
-			files++;
-		}
-		pos += (size_t)(size + 511) / 512 * 512;
-	}
-	return files;
-}
-
-static void remove_dir(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char path[PATH_MAX];
-
-	while (d && (e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-			snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-			unlink(path);
-		}
-	if (d)
-		closedir(d);
-	rmdir(dir);
-}
-
 static int save(const char *findings, const char *name, const uint8_t *p, size_t n)
 {
 	char path[PATH_MAX];
@@ -306,7 +241,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!mkdtemp(dir))
 		return 0;
-	if (untar(data, size, dir) > 0) {
+	if (gcm_tar_unpack(data, size, dir) > 0) {
 		v = run_forked(dir, 10.0, 1024, getenv("BT2CTF") ? getenv("BT2CTF") : "fuzz/bt2ctf",
 		               detail, sizeof detail);
 		if (v >= V_CRASH) {
@@ -318,7 +253,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			        findings, name);
 		}
 	}
-	remove_dir(dir);
+	gcm_rmdir(dir);
 	return 0;
 }
 
@@ -379,7 +314,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		if (!S_ISDIR(st.st_mode)) {
-			if (!(data = slurp(argv[i], &len)) || !mkdtemp(tmp) || untar(data, len, tmp) <= 0) {
+			if (!(data = slurp(argv[i], &len)) || !mkdtemp(tmp) || gcm_tar_unpack(data, len, tmp) <= 0) {
 				fprintf(stderr, "bt2ctf: %s: not a trace directory or a ustar archive of one\n",
 				        argv[i]);
 				free(data);
@@ -396,7 +331,7 @@ int main(int argc, char **argv)
 			save(findings, base, data, len);
 		}
 		if (dir == tmp)
-			remove_dir(tmp);
+			gcm_rmdir(tmp);
 		free(data);
 	}
 	printf("%u accept, %u reject, %u crash, %u timeout, %u memory\n", counts[0], counts[1],

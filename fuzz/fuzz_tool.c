@@ -8,6 +8,8 @@
  *                                     first few of each event-version in the
  *                                     stream IN (any container gcoracle reads)
  *   fuzz_tool mutate SEED N IN DIR    N structure-aware mutants of IN (gcmutator)
+ *   fuzz_tool pack DIR OUT            DIR's files as a ustar archive (gcm_tar.h)
+ *   fuzz_tool unpack IN DIR           the files of a ustar archive into DIR
  *   fuzz_tool reduce IN OUT CMD...    the fewest events of IN (re-encoded in
  *                                     its container) with which `CMD... FILE`
  *                                     still exits as it does on IN (non-zero):
@@ -23,6 +25,7 @@
 #include <sys/wait.h>
 
 #include "gcm_model.h"
+#include "gcm_tar.h"
 #include "gcmutator.h"
 #include "gcspec.h"
 
@@ -184,7 +187,10 @@ static int spill(const char *dir, const char *name, const uint8_t *p, size_t n)
 	char path[4096];
 	FILE *f;
 
-	snprintf(path, sizeof path, "%s/%s", dir, name);
+	if (name[0] == '/')
+		snprintf(path, sizeof path, "%s", name);
+	else
+		snprintf(path, sizeof path, "%s/%s", dir, name);
 	f = fopen(path, "wb");
 	if (!f || fwrite(p, 1, n, f) != n || fclose(f) != 0) {
 		fprintf(stderr, "fuzz_tool: cannot write %s\n", path);
@@ -364,8 +370,42 @@ static int reduce(const char *in, const char *outp, char **cmd)
 	return 0;
 }
 
+static int pack(const char *dir, const char *outp)
+{
+	uint8_t *out;
+	size_t len;
+	int rc;
+
+	if (gcm_tar_pack(dir, &out, &len) != 0) {
+		fprintf(stderr, "fuzz_tool: cannot pack %s\n", dir);
+		return 1;
+	}
+	rc = spill(".", outp, out, len);
+	free(out);
+	return rc ? 1 : 0;
+}
+
+static int unpack(const char *in, const char *dir)
+{
+	size_t len;
+	uint8_t *data = slurp(in, &len);
+	int n;
+
+	if (!data)
+		return 1;
+	n = gcm_tar_unpack(data, len, dir);
+	free(data);
+	if (n < 0)
+		fprintf(stderr, "fuzz_tool: cannot unpack %s into %s\n", in, dir);
+	return n < 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 4 && strcmp(argv[1], "pack") == 0)
+		return pack(argv[2], argv[3]);
+	if (argc == 4 && strcmp(argv[1], "unpack") == 0)
+		return unpack(argv[2], argv[3]);
 	if (argc >= 5 && strcmp(argv[1], "reduce") == 0)
 		return reduce(argv[2], argv[3], argv + 4);
 	if (argc == 3 && strcmp(argv[1], "dict") == 0)
@@ -375,6 +415,6 @@ int main(int argc, char **argv)
 	if (argc == 6 && strcmp(argv[1], "mutate") == 0)
 		return mutants((unsigned)strtoul(argv[2], NULL, 0), (unsigned)strtoul(argv[3], NULL, 0),
 		               argv[4], argv[5]);
-	fprintf(stderr, "usage: fuzz_tool dict HARNESS | decode-seeds IN DIR | mutate SEED N IN DIR | reduce IN OUT CMD...\n");
+	fprintf(stderr, "usage: fuzz_tool dict HARNESS | decode-seeds IN DIR | mutate SEED N IN DIR | pack DIR OUT | unpack IN DIR | reduce IN OUT CMD...\n");
 	return 2;
 }
