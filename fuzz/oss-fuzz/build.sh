@@ -16,6 +16,8 @@ top=${GCCONFORM_SRC:-$SRC/gcconform}
 work=${WORK:-$(mktemp -d)}
 jobs=${FUZZ_JOBS:-2}
 mkdir -p "$OUT" "$work"
+OUT=$(cd "$OUT" && pwd)
+work=$(cd "$work" && pwd)
 
 # libcbor: static from $SRC/libcbor when present, else the system's.
 if [ -d "$SRC/libcbor" ]; then
