@@ -3,13 +3,15 @@
 #include <stdlib.h>
 
 #include "emit.h"
-#include "encode.h"
 
 int gen_emit_init(struct gen_emit *e, unsigned pointer_size, uint64_t keywords, uint8_t level,
 		  struct gen_sink *sink)
 {
 	e->vals = malloc(sizeof *e->vals);
 	e->payload = malloc(GEN_PAYLOAD_MAX);
+	e->shapes = malloc(sizeof *e->shapes * GCSPEC_NEVENTS);
+	e->plans = malloc(sizeof *e->plans * GCSPEC_NEVENTS);
+	e->planned = calloc(GCSPEC_NEVENTS, 1);
 	e->pointer_size = pointer_size;
 	e->keywords = keywords;
 	e->level = level;
@@ -19,7 +21,7 @@ int gen_emit_init(struct gen_emit *e, unsigned pointer_size, uint64_t keywords, 
 	e->npayload_bytes = 0;
 	e->per_event = NULL;
 	e->error[0] = 0;
-	if (!e->vals || !e->payload) {
+	if (!e->vals || !e->payload || !e->shapes || !e->plans || !e->planned) {
 		gen_emit_fini(e);
 		snprintf(e->error, sizeof e->error, "out of memory");
 		return -1;
@@ -31,8 +33,14 @@ void gen_emit_fini(struct gen_emit *e)
 {
 	free(e->vals);
 	free(e->payload);
+	free(e->shapes);
+	free(e->plans);
+	free(e->planned);
 	e->vals = NULL;
 	e->payload = NULL;
+	e->shapes = NULL;
+	e->plans = NULL;
+	e->planned = NULL;
 }
 
 int gen_event_enabled(unsigned event, uint64_t keywords, uint8_t level)
@@ -44,11 +52,13 @@ int gen_event_enabled(unsigned event, uint64_t keywords, uint8_t level)
 	return ev->keywords == 0 || (ev->keywords & keywords) != 0;
 }
 
-int gen_emit_begin_always(struct gen_emit *e, int event)
+int gen_emit_prepare(struct gen_emit *e, unsigned event)
 {
-	if (event < 0 || event >= GCSPEC_NEVENTS || gen_values_reset(e->vals, (unsigned)event) < 0)
+	if (gen_values_shape_of(&e->shapes[event], event) < 0 ||
+	    gen_encode_plan_build(&e->plans[event], event, e->pointer_size) < 0)
 		return -1;
-	return 1;
+	e->planned[event] = 1;
+	return 0;
 }
 
 int gen_emit_begin(struct gen_emit *e, int event)
@@ -62,9 +72,17 @@ int gen_emit_begin(struct gen_emit *e, int event)
 
 int gen_emit_send(struct gen_emit *e, uint64_t timestamp, uint64_t thread, uint32_t processor)
 {
-	const struct gcspec_event *sp = &gcspec_events[e->vals->event];
+	unsigned event = e->vals->event;
+	const struct gcspec_event *sp = &gcspec_events[event];
 	struct gen_event ev;
-	long n = gen_encode(e->vals, e->pointer_size, e->payload, GEN_PAYLOAD_MAX);
+	long n;
+
+	/* Values reset outside gen_emit_begin have no plan yet. */
+	if (!e->planned[event] && gen_emit_prepare(e, event) < 0) {
+		snprintf(e->error, sizeof e->error, "%s: too many fields", sp->symbol);
+		return -1;
+	}
+	n = gen_encode_planned(&e->plans[event], e->vals, e->payload, GEN_PAYLOAD_MAX);
 
 	if (n < 0) {
 		snprintf(e->error, sizeof e->error, "%s: payload larger than %d bytes",

@@ -15,6 +15,7 @@
 
 #include <stdint.h>
 
+#include "encode.h"
 #include "values.h"
 #include "writer.h"
 
@@ -39,6 +40,11 @@ struct gen_emit {
 	uint64_t npayload_bytes;
 	/* Coverage: events emitted per event-version; NULL unless wanted. */
 	uint64_t *per_event;
+	/* By event-version, built at first use (owned): what resetting the
+	 * values and encoding the payload take from the spec. */
+	struct gen_values_shape *shapes;
+	struct gen_encode_plan *plans;
+	uint8_t *planned;
 	char error[256];
 };
 
@@ -48,11 +54,25 @@ void gen_emit_fini(struct gen_emit *e);
 /* 1: the session records `event`, e->vals is reset for it; 0: filtered out
  * (do not send); -1: bad event index. */
 int gen_emit_begin(struct gen_emit *e, int event);
-/* As gen_emit_begin without the session filter (exhaustive mode). */
-int gen_emit_begin_always(struct gen_emit *e, int event);
+/* As gen_emit_begin without the session filter (exhaustive mode, and
+ * callers that filtered already). Inline: once per event. */
+static inline int gen_emit_begin_always(struct gen_emit *e, int event);
 int gen_emit_send(struct gen_emit *e, uint64_t timestamp, uint64_t thread, uint32_t processor);
 
 /* Whether the session keywords/level record this event-version. */
 int gen_event_enabled(unsigned event, uint64_t keywords, uint8_t level);
+
+/* The values' shape and the encoding plan of an event-version, built at
+ * its first event; 0, or -1 when the event does not fit gen_values. */
+int gen_emit_prepare(struct gen_emit *e, unsigned event);
+
+static inline int gen_emit_begin_always(struct gen_emit *e, int event)
+{
+	if (event < 0 || event >= GCSPEC_NEVENTS ||
+	    (!e->planned[event] && gen_emit_prepare(e, (unsigned)event) < 0))
+		return -1;
+	gen_values_reset_shaped(e->vals, &e->shapes[event]);
+	return 1;
+}
 
 #endif

@@ -17,6 +17,21 @@ static const uint8_t type_width[2][GCSPEC_STRUCT + 1] = {
 	{ 0, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8, 4, 8, 16, 0, 0, 0, 0 },
 };
 
+/* Width of the in-types stored as a plain little-endian integer (the
+ * integers, Boolean, Pointer), else 0: Float converts, GUID is bytes. */
+static const uint8_t plain_width[2][GCSPEC_STRUCT + 1] = {
+	{ 0, 1, 2, 4, 8, 1, 2, 4, 8, 0, 8, 4, 4, 0, 0, 0, 0, 0 },
+	{ 0, 1, 2, 4, 8, 1, 2, 4, 8, 0, 8, 4, 8, 0, 0, 0, 0, 0 },
+};
+
+/* Store the low `width` bytes of x at p, where at least 8 bytes are
+ * writable: one 8-byte store; the bytes past `width` are overwritten by
+ * whatever comes next (or lie past the payload's end). */
+static inline void put_plain(uint8_t *p, uint64_t x)
+{
+	memcpy(p, &x, 8);
+}
+
 unsigned gen_type_width(unsigned type, unsigned pointer_size)
 {
 	return type <= GCSPEC_STRUCT ? type_width[pointer_size == 8][type] : 0;
@@ -180,12 +195,14 @@ static long encode_one(const struct gen_values *v, const struct gcspec_field *f,
 	}
 }
 
-/* The rows of Struct field sf (template index si) at out. */
+/* The rows of Struct field sf at out. */
 static long encode_rows(const struct gen_values *v, const struct gcspec_field *sf,
 			unsigned psize, uint8_t *out, size_t cap)
 {
 	uint32_t moff[256], esize;
-	size_t o = 0;
+	uint8_t mw[256];
+	size_t o = 0, per_row = 0;
+	int plain = 1;
 
 	if (sf->natural_layout && gen_struct_layout(sf, psize, moff, &esize) == 0) {
 		if (esize && v->nrows > cap / esize)
@@ -197,6 +214,23 @@ static long encode_rows(const struct gen_values *v, const struct gcspec_field *s
 				if (encode_one(v, sf + 1 + m, &v->cell[r * v->nmembers + m], psize,
 					       out + o + moff[m], esize - moff[m]) < 0)
 					return -1;
+		return (long)o;
+	}
+	/* Packed rows of plain integers (every such Struct in the spec): one
+	 * store per cell. */
+	for (unsigned m = 0; m < sf->nmembers; m++) {
+		mw[m] = plain_width[psize == 8][sf[1 + m].type <= GCSPEC_STRUCT ? sf[1 + m].type : 0];
+		plain &= mw[m] != 0;
+		per_row += mw[m];
+	}
+	if (plain && (size_t)v->nrows * per_row + 8 <= cap) {
+		const struct gen_value *c = v->cell;
+
+		for (unsigned r = 0; r < v->nrows; r++, c += v->nmembers)
+			for (unsigned m = 0; m < sf->nmembers; m++) {
+				put_plain(out + o, c[m].u);
+				o += mw[m];
+			}
 		return (long)o;
 	}
 	for (unsigned r = 0; r < v->nrows; r++) {
@@ -218,22 +252,31 @@ static long encode(const struct gen_values *v, unsigned psize, uint8_t *buf, siz
 		   uint32_t *offsets)
 {
 	const struct gcspec_field *f = gcspec_event_fields(&gcspec_events[v->event]);
-	const uint8_t *width = type_width[psize == 8];
+	const uint8_t *plain = plain_width[psize == 8];
+	/* Locals: stores through buf may alias anything, so the compiler
+	 * would reload every field of *v after each one. */
+	const struct gen_value *val = v->field;
+	const unsigned nfields = v->nfields;
 	size_t o = 0;
 
-	for (unsigned i = 0; i < v->nfields; i++) {
-		unsigned w = width[f[i].type];
+	for (unsigned i = 0; i < nfields; i++) {
+		unsigned t = f[i].type, w = t <= GCSPEC_STRUCT ? plain[t] : 0;
 		long n;
 
 		if (offsets)
 			offsets[i] = (uint32_t)o;
 		if (f[i].is_member)
 			continue;
-		/* Plain numbers: the common case, no call. */
-		if (w && w <= 8 && f[i].type != GCSPEC_FLOAT) {
-			if (w > cap - o)
+		/* Plain numbers: the common case, one store. */
+		if (w) {
+			uint64_t x = val[i].u;
+
+			if (cap - o >= 8)
+				put_plain(buf + o, x);
+			else if (w <= cap - o)
+				put_le(buf + o, x, w);
+			else
 				return -1;
-			put_le(buf + o, v->field[i].u, w);
 			o += w;
 			continue;
 		}
@@ -246,7 +289,7 @@ static long encode(const struct gen_values *v, unsigned psize, uint8_t *buf, siz
 		o += (size_t)n;
 	}
 	if (offsets)
-		offsets[v->nfields] = (uint32_t)o;
+		offsets[nfields] = (uint32_t)o;
 	return (long)o;
 }
 
@@ -261,4 +304,54 @@ int gen_encode_offsets(const struct gen_values *v, unsigned psize,
 	static uint8_t scratch[256 * 1024];
 
 	return encode(v, psize, scratch, sizeof scratch, offsets) < 0 ? -1 : 0;
+}
+
+int gen_encode_plan_build(struct gen_encode_plan *p, unsigned event, unsigned psize)
+{
+	const struct gcspec_event *ev = &gcspec_events[event];
+	const struct gcspec_field *f = gcspec_event_fields(ev);
+
+	if (ev->nfields > GEN_VALUES_MAX_FIELDS)
+		return -1;
+	p->event = (uint16_t)event;
+	p->pointer_size = (uint8_t)psize;
+	p->nops = 0;
+	for (unsigned i = 0; i < ev->nfields; i++) {
+		if (f[i].is_member)
+			continue;
+		p->op[p->nops].field = (uint8_t)i;
+		p->op[p->nops].width = f[i].type <= GCSPEC_STRUCT ? plain_width[psize == 8][f[i].type] : 0;
+		p->nops++;
+	}
+	return 0;
+}
+
+long gen_encode_planned(const struct gen_encode_plan *p, const struct gen_values *v,
+			uint8_t *buf, size_t cap)
+{
+	const struct gcspec_field *f = gcspec_event_fields(&gcspec_events[p->event]);
+	const struct gen_value *val = v->field;
+	const unsigned nops = p->nops, psize = p->pointer_size;
+	size_t o = 0;
+
+	for (unsigned k = 0; k < nops; k++) {
+		unsigned i = p->op[k].field, w = p->op[k].width;
+		long n;
+
+		if (w) {
+			if (cap - o < 8)
+				return encode(v, psize, buf, cap, NULL); /* near the end: exact */
+			put_plain(buf + o, val[i].u);
+			o += w;
+			continue;
+		}
+		if (f[i].type == GCSPEC_STRUCT)
+			n = encode_rows(v, &f[i], psize, buf + o, cap - o);
+		else
+			n = encode_one(v, &f[i], &val[i], psize, buf + o, cap - o);
+		if (n < 0)
+			return -1;
+		o += (size_t)n;
+	}
+	return (long)o;
 }

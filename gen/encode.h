@@ -25,6 +25,27 @@
 
 long gen_encode(const struct gen_values *v, unsigned pointer_size, uint8_t *buf, size_t cap);
 
+/* An event-version's template compiled for one pointer size: the
+ * top-level fields in order, plain integers with their width. The encoder
+ * then runs one store per plain field instead of a walk over the spec's
+ * field records. Built once per event-version by whoever encodes many
+ * events (gen_emit); a plain struct the caller owns, no allocation. */
+struct gen_encode_plan {
+	uint16_t event;
+	uint8_t pointer_size;
+	uint8_t nops;
+	struct {
+		uint8_t field;     /* template index */
+		uint8_t width;     /* 1, 2, 4 or 8: plain integer; 0: anything else */
+	} op[GEN_VALUES_MAX_FIELDS];
+};
+
+/* 0, or -1 for an event with more fields than GEN_VALUES_MAX_FIELDS. */
+int gen_encode_plan_build(struct gen_encode_plan *p, unsigned event, unsigned pointer_size);
+/* As gen_encode, for values of p's event at p's pointer size. */
+long gen_encode_planned(const struct gen_encode_plan *p, const struct gen_values *v,
+			uint8_t *buf, size_t cap);
+
 /* Width on the wire of a fixed-size in-type, or 0 for variable ones. */
 unsigned gen_type_width(unsigned type, unsigned pointer_size);
 

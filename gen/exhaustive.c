@@ -9,6 +9,7 @@
  * sit inside one valid GC (after its GCStart) so that no ordering rule is
  * broken; events the invariants pair up are written as their pairs.
  */
+#include <inttypes.h>
 #include <string.h>
 
 #include "encode.h"
@@ -54,12 +55,24 @@ struct ex {
 	uint32_t gc_count;
 	uint64_t next_handle, next_segment;
 	int join_time;             /* >= 0: the JoinTime of the GCJoin being written */
+	FILE *expect;              /* where the warnings the stream must raise go, or NULL */
+	uint64_t item;             /* work items met so far */
+	uint64_t shard_i, shard_n; /* this run writes items i, i+n, i+2n, ... */
 };
+
+/* Whether the next work item (a self-contained, valid group of events:
+ * one variant, one join pair, one whole GC, ...) belongs to this shard.
+ * The framing GC around the variants is in every shard. */
+static int mine(struct ex *x)
+{
+	return x->item++ % x->shard_n == x->shard_i;
+}
 
 #define TRY(x) do { if ((x) < 0) return -1; } while (0)
 
-/* Record which map values field fi (template field f) holds: x is the value. */
-static void cover_value(struct gen_coverage *cov, unsigned fi, uint64_t x)
+/* Record which map values field fi (template field f) holds: x is the value.
+ * Returns 1 when x is outside the map. */
+static int cover_value(struct gen_coverage *cov, unsigned fi, uint64_t x)
 {
 	const struct gcspec_map *mp = &gcspec_maps[gcspec_fields[fi].map];
 	int known = 0;
@@ -74,14 +87,22 @@ static void cover_value(struct gen_coverage *cov, unsigned fi, uint64_t x)
 		if (mp->bitmap)
 			x &= ~mv;
 	}
-	if (mp->bitmap ? x != 0 : !known)
+	if (mp->bitmap ? x != 0 : !known) {
 		cov->field_outside_seen[fi] = 1;
+		return 1;
+	}
+	return 0;
 }
 
-/* Coverage is read off the values actually sent, not off intentions. */
-static void cover(struct gen_coverage *cov, const struct gen_values *v)
+/* Coverage is read off the values actually sent, not off intentions. A
+ * value outside an open map is deliberate here (a newer runtime's reason or
+ * root kind): the stream must raise GC-V002 for it, so it is recorded, as
+ * a mutation records its fault, at the index the event gets. */
+static void cover(struct gen_coverage *cov, const struct gen_values *v, FILE *expect,
+		  uint64_t index)
 {
 	const struct gcspec_event *sp = &gcspec_events[v->event];
+	int outside = 0;
 
 	for (unsigned i = 0; i < v->nfields; i++) {
 		unsigned fi = sp->first_field + i;
@@ -89,18 +110,23 @@ static void cover(struct gen_coverage *cov, const struct gen_values *v)
 		if (gcspec_fields[fi].map < 0)
 			continue;
 		if (!gcspec_fields[fi].is_member) {
-			cover_value(cov, fi, v->field[i].u);
+			outside |= cover_value(cov, fi, v->field[i].u) &&
+				   gcspec_maps[gcspec_fields[fi].map].open;
 			continue;
 		}
 		for (unsigned r = 0; r < v->nrows; r++)
-			cover_value(cov, fi, v->cell[r * v->nmembers + (i - (unsigned)v->struct_field - 1)].u);
+			outside |= cover_value(cov, fi, v->cell[r * v->nmembers +
+						     (i - (unsigned)v->struct_field - 1)].u) &&
+				   gcspec_maps[gcspec_fields[fi].map].open;
 	}
+	if (outside && expect)
+		fprintf(expect, "{\"code\":\"GC-V002\",\"event\":%" PRIu64 "}\n", index);
 }
 
 static int send(struct ex *x)
 {
 	x->now += 10;
-	cover(x->cov, x->e->vals);
+	cover(x->cov, x->e->vals, x->expect, x->e->nevents);
 	return gen_emit_send(x->e, x->now, 0x1000, 0);
 }
 
@@ -273,9 +299,17 @@ static int one_variant(struct ex *x, unsigned event, unsigned k)
 }
 
 int gen_exhaustive_run(struct gen_emit *e, const struct gen_profile *profile, uint64_t seed,
-		       uint64_t start_ticks, struct gen_coverage *cov)
+		       uint64_t start_ticks, struct gen_coverage *cov, FILE *expect)
 {
-	struct ex x = { e, profile, cov, start_ticks, 1, 1, 0, -1 };
+	return gen_exhaustive_run_shard(e, profile, seed, start_ticks, cov, 0, 1, expect);
+}
+
+int gen_exhaustive_run_shard(struct gen_emit *e, const struct gen_profile *profile, uint64_t seed,
+			     uint64_t start_ticks, struct gen_coverage *cov, uint64_t shard_i,
+			     uint64_t shard_n, FILE *expect)
+{
+	struct ex x = { e, profile, cov, start_ticks, 1, 1, 0, -1, expect, 0, shard_i,
+		     shard_n ? shard_n : 1 };
 	int ev_start = gen_profile_event(profile, "GCStart");
 	int ev_end = gen_profile_event(profile, "GCEnd");
 	int ev_stats = gen_profile_event(profile, "GCHeapStats");
@@ -310,7 +344,8 @@ int gen_exhaustive_run(struct gen_emit *e, const struct gen_profile *profile, ui
 		    !strcmp(n, "PrvDestroyGCHandle"))
 			continue;
 		for (unsigned k = 0, nv = nvariants(ev); k < nv; k++)
-			TRY(one_variant(&x, ev, k));
+			if (mine(&x))
+				TRY(one_variant(&x, ev, k));
 	}
 	/* Joins: start/end pairs per version. */
 	for (unsigned ev = 0; ev < GCSPEC_NEVENTS; ev++) {
@@ -325,6 +360,8 @@ int gen_exhaustive_run(struct gen_emit *e, const struct gen_profile *profile, ui
 			int ti;
 			uint64_t type;
 
+			if (!mine(&x))
+				continue;
 			x.join_time = 0;
 			TRY(one_variant(&x, ev, k));
 			ti = gen_values_index(e->vals, "JoinType", 0);
@@ -370,7 +407,11 @@ int gen_exhaustive_run(struct gen_emit *e, const struct gen_profile *profile, ui
 				if (type == 1 && sp->version == 0)
 					break;
 				unsigned depth = type ? 2 : r % 3;
-				uint32_t c = ++x.gc_count;
+				uint32_t c;
+
+				if (!mine(&x))
+					continue;
+				c = ++x.gc_count;
 
 				TRY(start(&x, (int)GCSPEC_EV_GCSuspendEEBegin_V1 - (r % 2)));
 				gen_values_set_num(e->vals, "Reason", 1);
@@ -411,16 +452,29 @@ int gen_exhaustive_run(struct gen_emit *e, const struct gen_profile *profile, ui
 			}
 		}
 	}
-	/* Non-GC suspensions with every suspension reason (Count 0xFFFFFFFF). */
-	for (unsigned r = 0; r < gcspec_maps[GCSPEC_MAP_GCSuspendEEReasonMap].nvalues; r++) {
+	/* Non-GC suspensions with every suspension reason (Count 0xFFFFFFFF), and
+	 * r == nvalues: the reason just past the map's values when it is open. */
+	for (unsigned r = 0; r < gcspec_maps[GCSPEC_MAP_GCSuspendEEReasonMap].nvalues +
+			gcspec_maps[GCSPEC_MAP_GCSuspendEEReasonMap].open; r++) {
 		const struct gcspec_map *mp = &gcspec_maps[GCSPEC_MAP_GCSuspendEEReasonMap];
+		uint64_t reason = 0;
 
+		for (unsigned q = 0; q < mp->nvalues; q++) {
+			uint64_t mv = gcspec_map_values[mp->first_value + q].value;
+
+			if (q == r)
+				reason = mv;
+			else if (r == mp->nvalues && mv >= reason)
+				reason = mv + 1;
+		}
 		/* SuspendForGC is written by the GCs above, with their counts. */
-		if (gcspec_map_values[mp->first_value + r].value == 1)
+		if (reason == 1)
 			continue;
 		for (unsigned ver = 0; ver < 2; ver++) {
+			if (!mine(&x))
+				continue;
 			TRY(start(&x, (int)GCSPEC_EV_GCSuspendEEBegin + (int)ver));
-			gen_values_set_num(e->vals, "Reason", gcspec_map_values[mp->first_value + r].value);
+			gen_values_set_num(e->vals, "Reason", reason);
 			gen_values_set_num(e->vals, "Count", 0xFFFFFFFFu);
 			TRY(send(&x));
 			TRY(start(&x, (int)GCSPEC_EV_GCSuspendEEEnd));
@@ -433,6 +487,8 @@ int gen_exhaustive_run(struct gen_emit *e, const struct gen_profile *profile, ui
 	}
 	/* Pairs outside GCs: finalizers, segments, handles, every version. */
 	for (unsigned v = 0; v < 2; v++) {
+		if (!mine(&x))
+			continue;
 		TRY(start(&x, (int)GCSPEC_EV_GCFinalizersBegin + (int)v));
 		TRY(send(&x));
 		TRY(start(&x, (int)GCSPEC_EV_GCFinalizersEnd + (int)v));
@@ -443,6 +499,8 @@ int gen_exhaustive_run(struct gen_emit *e, const struct gen_profile *profile, ui
 		TRY(send(&x));
 	}
 	for (unsigned h = 0; h < 2; h++) {
+		if (!mine(&x))
+			continue;
 		TRY(start(&x, h ? (int)GCSPEC_EV_PrvDestroyGCHandle : (int)GCSPEC_EV_DestroyGCHandle));
 		gen_values_set_num(e->vals, "HandleID", 0x100000 + 8 * h);
 		TRY(send(&x));

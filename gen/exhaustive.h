@@ -23,8 +23,19 @@ struct gen_coverage {
 	uint8_t field_outside_seen[GCSPEC_NFIELDS];
 };
 
+/* expect (may be NULL) receives, as gcgen --expect JSON lines, the
+ * warnings the stream must raise: GC-V002 at each event that holds a value
+ * outside an open map on purpose. */
 int gen_exhaustive_run(struct gen_emit *e, const struct gen_profile *profile, uint64_t seed,
-		       uint64_t start_ticks, struct gen_coverage *cov);
+		       uint64_t start_ticks, struct gen_coverage *cov, FILE *expect);
+/* Shard shard_i of shard_n: the work items (one variant of an event, one
+ * join pair, one whole GC, one suspension, one pair) numbered in stream
+ * order, this shard writing those whose number is shard_i modulo shard_n,
+ * each shard inside the same framing GC. The shards together write every
+ * item once; cov records this shard's part. */
+int gen_exhaustive_run_shard(struct gen_emit *e, const struct gen_profile *profile, uint64_t seed,
+			     uint64_t start_ticks, struct gen_coverage *cov, uint64_t shard_i,
+			     uint64_t shard_n, FILE *expect);
 /* Print the report; returns 1 when every event-version, every map value in
  * every field that uses the map, and a value outside the map in every field
  * with an open map were written. */

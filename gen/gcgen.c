@@ -2,7 +2,9 @@
  * gcgen.c - the command line: parse options, wire simulator or exhaustive
  * generator -> (mutator) -> writer, write to a temporary file beside the
  * output and rename it into place, so an interrupted run leaves nothing
- * half-written. Exit 0 on success, 1 on failure, 2 on bad usage.
+ * half-written. Directory containers (CTF) get a temporary directory that
+ * is put in place the same way (outdir.h). Exit 0 on success, 1 on failure,
+ * 2 on bad usage.
  */
 #include "config.h"
 
@@ -12,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -20,6 +22,8 @@
 #include "exhaustive.h"
 #include "mutate.h"
 #include "mutate_container.h"
+#include "outdir.h"
+#include "outfile.h"
 #include "profiles.h"
 #include "rng.h"
 #include "sim.h"
@@ -55,15 +59,33 @@ static void help(void)
 	       "      --stacks            give events call stacks (containers that record them)\n"
 	       "  -k, --keywords MASK     session keywords (default 0x1|0x2)\n"
 	       "  -l, --level N           session level (default 5)\n"
-	       "      --shard I/N         generate shard I of N (seed derived per shard)\n"
-	       "  -o, --output FILE       write to FILE (default: stdout)\n"
+	       "      --shard I/N         generate shard I of N: its own seed, its share of the\n"
+	       "                          GCs/events (exhaustive: of the items); see gcgen(1)\n"
+	       "  -o, --output FILE       write to FILE (default: stdout); a directory\n"
+	       "                          for formats marked (dir)\n"
 	       "  -e, --expect FILE       write expected diagnostics as JSON lines\n"
+	       "      --values FILE       also write the same events as a CBOR model stream:\n"
+	       "                          every event's header and field values (ground truth)\n"
+	       "  -O, --writer-option K=V container option (nettrace: block-bytes, sp-every,\n"
+	       "                          uncompressed, metadata-upfront); repeatable\n"
 	       "      --coverage          print the exhaustive coverage report to stderr\n"
 	       "  -q, --quiet             no progress line\n"
+	       "      --stats             print events, bytes and times to stderr at the end\n"
 	       "  -h, --help              show this help and exit\n"
-	       "  -V, --version           show version and exit\n\nFormats:\n", progname);
+	       "  -V, --version           show version and exit\n"
+	       "\nnettrace shapes (the nettrace formats only):\n"
+	       "      --uncompressed-headers  uncompressed event headers (legal, rarely written)\n"
+	       "      --block-bytes N     end an EventBlock once it holds N bytes (default 100000,\n"
+	       "                          at most 8388608): many small blocks or few large ones\n"
+	       "      --sp-every N        a sequence point after every N EventBlocks (default 0:\n"
+	       "                          only the one at the end)\n"
+	       "      --metadata WHEN     first-use (default: each event type's metadata just\n"
+	       "                          before its first event, so late for late types) or\n"
+	       "                          upfront (every spec event's metadata before any event)\n"
+	       "\nFormats:\n", progname);
 	for (unsigned i = 0; gen_writer_formats[i]; i++)
-		printf("  %-12s %s\n", gen_writer_formats[i]->format, gen_writer_formats[i]->description);
+		printf("  %-12s %s%s\n", gen_writer_formats[i]->format,
+		       gen_writer_formats[i]->begin_dir ? "(dir) " : "", gen_writer_formats[i]->description);
 	exit(0);
 }
 
@@ -83,17 +105,28 @@ static uint64_t parse_u64(const char *s, const char *what)
 
 struct progress {
 	uint64_t total;
-	time_t last;
+	double next;               /* seconds (monotonic) when a line is due */
+	int shown;
 };
 
+static double seconds(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* A line a second, the first after a second: short runs stay quiet. */
 static void show_progress(uint64_t done, void *arg)
 {
 	struct progress *p = arg;
-	time_t now = time(NULL);
+	double now = seconds();
 
-	if (now == p->last)
+	if (now < p->next)
 		return;
-	p->last = now;
+	p->next = now + 1;
+	p->shown = 1;
 	if (p->total)
 		fprintf(stderr, "\r%s: %" PRIu64 "/%" PRIu64 " GCs (%u%%)", progname, done, p->total,
 			(unsigned)(100 * done / p->total));
@@ -118,32 +151,6 @@ static int writer_sink_event(struct gen_sink *s, struct gen_event *ev)
 	return 0;
 }
 
-/* Open a temporary file in the directory of path. */
-static FILE *open_temp(const char *path, char **tmp_out)
-{
-	size_t n = strlen(path);
-	char *tmp = malloc(n + 16);
-	int fd;
-
-	if (!tmp)
-		return NULL;
-	snprintf(tmp, n + 16, "%s.tmpXXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		free(tmp);
-		return NULL;
-	}
-	{
-		/* mkstemp makes 0600; give the file the mode a plain create would. */
-		mode_t mask = umask(0);
-
-		umask(mask);
-		fchmod(fd, 0666 & ~mask);
-	}
-	*tmp_out = tmp;
-	return fdopen(fd, "wb");
-}
-
 /* --list-mutations: the classes that apply to format (NULL: every class).
  * Columns: name, reach, codes, formats, description. */
 static void list_mutations(const char *format)
@@ -160,26 +167,41 @@ static void list_mutations(const char *format)
 			       cf->formats, cf->description);
 }
 
-static int close_and_rename(FILE *f, char *tmp, const char *path, int ok)
+/* --stats: one line for benchmarks (tests/gen/bench.sh parses it). The
+ * wall time runs from opening the output to its rename; cpu is user and
+ * system time of the whole process. */
+static void print_stats(uint64_t nevents, uint64_t nbytes, const struct timespec *t0)
 {
-	if (fflush(f) != 0 || fsync(fileno(f)) != 0)
-		ok = 0;
-	if (fclose(f) != 0)
-		ok = 0;
-	if (ok && rename(tmp, path) != 0) {
-		fprintf(stderr, "%s: cannot rename %s to %s: %s\n", progname, tmp, path, strerror(errno));
-		ok = 0;
+	struct timespec t1;
+	struct rusage ru;
+	double wall, cpu = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	wall = (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+	if (getrusage(RUSAGE_SELF, &ru) == 0)
+		cpu = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+		      (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+	fprintf(stderr, "%s: stats: events=%" PRIu64 " bytes=%" PRIu64 " wall=%.3f cpu=%.3f\n",
+		progname, nevents, nbytes, wall, cpu);
+}
+
+/* Finish an output file (see outfile.h); 0, or -1 after saying why. */
+static int finish(struct gen_outfile *o, int ok)
+{
+	char err[512];
+
+	if (gen_outfile_close(o, ok, err, sizeof err) < 0) {
+		fprintf(stderr, "%s: %s\n", progname, err);
+		return -1;
 	}
-	if (!ok)
-		unlink(tmp);
-	free(tmp);
-	return ok ? 0 : -1;
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	enum { OPT_LIST_PROFILES = 256, OPT_LIST_MUTATIONS, OPT_POINTER_SIZE, OPT_SHARD, OPT_HEAPS,
-	       OPT_COVERAGE, OPT_STACKS, OPT_LIST_FORMATS };
+	       OPT_COVERAGE, OPT_STACKS, OPT_LIST_FORMATS, OPT_UNCOMPRESSED, OPT_BLOCK_BYTES,
+	       OPT_SP_EVERY, OPT_METADATA, OPT_VALUES, OPT_STATS };
 	static const struct option opts[] = {
 		{ "seed", required_argument, NULL, 's' },
 		{ "gcs", required_argument, NULL, 'g' },
@@ -194,31 +216,46 @@ int main(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "list-formats", no_argument, NULL, OPT_LIST_FORMATS },
 		{ "pointer-size", required_argument, NULL, OPT_POINTER_SIZE },
+		{ "uncompressed-headers", no_argument, NULL, OPT_UNCOMPRESSED },
+		{ "block-bytes", required_argument, NULL, OPT_BLOCK_BYTES },
+		{ "sp-every", required_argument, NULL, OPT_SP_EVERY },
+		{ "metadata", required_argument, NULL, OPT_METADATA },
 		{ "keywords", required_argument, NULL, 'k' },
 		{ "level", required_argument, NULL, 'l' },
 		{ "shard", required_argument, NULL, OPT_SHARD },
 		{ "output", required_argument, NULL, 'o' },
 		{ "expect", required_argument, NULL, 'e' },
+		{ "values", required_argument, NULL, OPT_VALUES },
+		{ "writer-option", required_argument, NULL, 'O' },
 		{ "coverage", no_argument, NULL, OPT_COVERAGE },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "stats", no_argument, NULL, OPT_STATS },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	uint64_t seed = 1, gcs = 0, events = 0, keywords = 0x3, shard_i = 0, shard_n = 1;
 	unsigned level = 5, psize = 0, heaps = 0;
-	int exhaustive = 0, quiet = 0, coverage = 0, stacks = 0, list_muts = 0;
+	int exhaustive = 0, quiet = 0, coverage = 0, stacks = 0, list_muts = 0, stats = 0, empty = 0;
 	const char *list_format = NULL;
 	const struct gen_container_fault *container = NULL;
 	const char *profile_name = "net8", *format = "cbor", *output = NULL, *expect_path = NULL;
+	const char *values_path = NULL;
+	char *wopts[16];
+	unsigned nwopts = 0;
 	char *mutate = NULL;
 	int classes[64];
 	unsigned nclasses = 0;
 	int c, rc = 1;
+	/* nettrace shape options: -1 (and 0 for block_bytes) mean "as the format has it" */
+	/* The nettrace shape flags are named writer options (-O KEY=VALUE). */
+	char nt_opts[16][48];
+	unsigned nnt = 0;
+	int nt_given = 0;
 
 	if (argv[0] && strrchr(argv[0], '/'))
 		progname = strrchr(argv[0], '/') + 1;
-	while ((c = getopt_long(argc, argv, "s:g:n:p:m:M:f:k:l:o:e:qhV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:g:n:p:m:M:f:k:l:o:e:O:qhV", opts, NULL)) != -1) {
 		switch (c) {
 		case 's': seed = parse_u64(optarg, "--seed"); break;
 		case 'g': gcs = parse_u64(optarg, "--gcs"); break;
@@ -242,6 +279,34 @@ int main(int argc, char **argv)
 			if (psize != 4 && psize != 8)
 				usage_error("pointer size must be 4 or 8, not '%s'", optarg);
 			break;
+		case OPT_UNCOMPRESSED:
+		case OPT_BLOCK_BYTES:
+		case OPT_SP_EVERY:
+		case OPT_METADATA:
+			if (c == OPT_BLOCK_BYTES) {
+				uint64_t v = parse_u64(optarg, "--block-bytes");
+				if (v == 0 || v > 8388608)
+					usage_error("--block-bytes must be 1..8388608, not '%s'", optarg);
+				snprintf(nt_opts[nnt], sizeof nt_opts[nnt], "block-bytes=%" PRIu64, v);
+			} else if (c == OPT_SP_EVERY) {
+				uint64_t v = parse_u64(optarg, "--sp-every");
+				if (v > 1000000)
+					usage_error("--sp-every '%s' is above 1000000", optarg);
+				snprintf(nt_opts[nnt], sizeof nt_opts[nnt], "sp-every=%" PRIu64, v);
+			} else if (c == OPT_METADATA) {
+				if (strcmp(optarg, "upfront") != 0 && strcmp(optarg, "first-use") != 0)
+					usage_error("--metadata is first-use or upfront, not '%s'", optarg);
+				snprintf(nt_opts[nnt], sizeof nt_opts[nnt], "metadata-upfront=%d",
+					 strcmp(optarg, "upfront") == 0);
+			} else {
+				snprintf(nt_opts[nnt], sizeof nt_opts[nnt], "uncompressed=1");
+			}
+			if (nwopts == sizeof wopts / sizeof wopts[0])
+				usage_error("%s: at most 16 writer options in all", optarg);
+			wopts[nwopts++] = nt_opts[nnt];
+			nnt++;
+			nt_given = 1;
+			break;
 		case 'k': keywords = parse_u64(optarg, "--keywords"); break;
 		case 'l':
 			level = (unsigned)parse_u64(optarg, "--level");
@@ -255,9 +320,16 @@ int main(int argc, char **argv)
 			break;
 		case 'o': output = optarg; break;
 		case 'e': expect_path = optarg; break;
+		case OPT_VALUES: values_path = optarg; break;
+		case 'O':
+			if (!strchr(optarg, '=') || nwopts == sizeof wopts / sizeof wopts[0])
+				usage_error("--writer-option wants KEY=VALUE (at most 16), not '%s'", optarg);
+			wopts[nwopts++] = optarg;
+			break;
 		case OPT_COVERAGE: coverage = 1; break;
 		case OPT_STACKS: stacks = 1; break;
 		case 'q': quiet = 1; break;
+		case OPT_STATS: stats = 1; break;
 		case 'h': help(); break;
 		case 'V': printf("%s (%s) %s\n", progname, PACKAGE_NAME, PACKAGE_VERSION); return 0;
 		case OPT_LIST_PROFILES:
@@ -295,6 +367,11 @@ int main(int argc, char **argv)
 		usage_error("unknown profile '%s' (see --list-profiles)", profile_name);
 	if (!ops)
 		usage_error("unknown format '%s' (see --help)", format);
+	if (nt_given && strncmp(format, "nettrace", 8) != 0)
+		usage_error("--uncompressed-headers, --block-bytes, --sp-every and --metadata "
+			    "shape nettrace files, not --format %s", format);
+	if (ops->begin_dir && !output)
+		usage_error("format %s writes a directory: give -o DIR", format);
 	if (mutate) {
 		if (strcmp(mutate, "all") == 0) {
 			for (unsigned i = 0; i < gen_nmutation_classes; i++)
@@ -348,27 +425,62 @@ int main(int argc, char **argv)
 	if (!gcs && !events)
 		gcs = 100;
 	if (shard_n > 1) {
-		/* Independent seeds per shard, same for every batch system. */
+		/* Independent seeds per shard, same for every batch system, and
+		 * each shard its share of the work, so that the shards together
+		 * do it once: GCs and events here, exhaustive items below. */
 		uint64_t st = seed ^ (shard_n << 32);
 
 		for (uint64_t i = 0; i <= shard_i; i++)
 			seed = gen_splitmix64(&st);
+		empty = gcs / shard_n + (shard_i < gcs % shard_n) == 0 &&
+			events / shard_n + (shard_i < events % shard_n) == 0;
+		gcs = gcs / shard_n + (shard_i < gcs % shard_n);
+		events = events / shard_n + (shard_i < events % shard_n);
 	}
 
-	FILE *out = stdout, *expectf = NULL, *valid = NULL;
-	char *tmp = NULL, *etmp = NULL, *valid_buf = NULL;
+	struct timespec t0;
+	uint64_t nevents = 0, nbytes = 0;
+	FILE *out = NULL, *expectf = NULL, *valid = NULL, *valuesf = NULL;
+	struct gen_outfile *outf = NULL, *expectof = NULL, *valuesof = NULL;
+	char *valid_buf = NULL, *tmpdir = NULL;
 	size_t valid_len = 0;
+	char derr[512];
 
-	if (output && !(out = open_temp(output, &tmp))) {
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (ops->begin_dir) {
+		if (!(tmpdir = gen_outdir_make(output, derr, sizeof derr))) {
+			fprintf(stderr, "%s: %s\n", progname, derr);
+			return 1;
+		}
+	} else if (!(outf = gen_outfile_open(output))) {
 		fprintf(stderr, "%s: cannot create a file beside %s: %s\n", progname, output, strerror(errno));
 		return 1;
 	}
-	if (expect_path && !(expectf = open_temp(expect_path, &etmp))) {
+	if (outf)
+		out = gen_outfile_stream(outf);
+	if (expect_path && !(expectof = gen_outfile_open(expect_path))) {
 		fprintf(stderr, "%s: cannot create a file beside %s: %s\n", progname, expect_path, strerror(errno));
-		if (tmp)
-			close_and_rename(out, tmp, output, 0);
+		finish(outf, 0);
+		if (tmpdir) {
+			gen_outdir_remove(tmpdir);
+			free(tmpdir);
+		}
 		return 1;
 	}
+	if (values_path && !(valuesof = gen_outfile_open(values_path))) {
+		fprintf(stderr, "%s: cannot create a file beside %s: %s\n", progname, values_path, strerror(errno));
+		finish(outf, 0);
+		finish(expectof, 0);
+		if (tmpdir) {
+			gen_outdir_remove(tmpdir);
+			free(tmpdir);
+		}
+		return 1;
+	}
+	if (expectof)
+		expectf = gen_outfile_stream(expectof);
+	if (valuesof)
+		valuesf = gen_outfile_stream(valuesof);
 
 	struct gen_writer *w = ops->create();
 	struct gen_emit e;
@@ -376,7 +488,7 @@ int main(int argc, char **argv)
 	struct gen_mutator *mut = NULL;
 	struct gen_stream_info info;
 	static struct gen_coverage cov;
-	struct progress prog = { gcs, 0 };
+	struct progress prog = { gcs, seconds() + 1, 0 };
 	int ok = 0;
 
 	memset(&info, 0, sizeof info);
@@ -399,12 +511,44 @@ int main(int argc, char **argv)
 		goto done;
 	}
 	w->ops = ops;
-	/* A container fault needs the whole valid file first: keep it in memory. */
-	if (container && !(valid = open_memstream(&valid_buf, &valid_len))) {
+	for (unsigned i = 0; i < nwopts; i++) {
+		char *eq = strchr(wopts[i], '=');
+
+		*eq = 0;
+		if (!ops->option) {
+			fprintf(stderr, "%s: format %s takes no writer options\n", progname, format);
+			rc = 2;
+			goto done;
+		}
+		if (ops->option(w, wopts[i], eq + 1) < 0) {
+			fprintf(stderr, "%s: %s\n", progname, gen_writer_error(w));
+			rc = 2;
+			goto done;
+		}
+	}
+	if (valuesf) {
+		/* The model stream of the same events, beside the container. */
+		struct gen_writer *m = gen_write_model_ops.create();
+
+		if (!m) {
+			fprintf(stderr, "%s: out of memory\n", progname);
+			goto done;
+		}
+		m->ops = &gen_write_model_ops;
+		w = gen_writer_tee(w, m, valuesf);
+		ws.w = w;
+		if (!w) {
+			fprintf(stderr, "%s: out of memory\n", progname);
+			goto done;
+		}
+	}
+	/* A container fault needs the whole valid file first: keep it in memory.
+	 * A directory container is faulted in its temporary directory. */
+	if (container && !tmpdir && !(valid = open_memstream(&valid_buf, &valid_len))) {
 		fprintf(stderr, "%s: out of memory\n", progname);
 		goto done;
 	}
-	if (ops->begin(w, valid ? valid : out, &info) < 0) {
+	if ((tmpdir ? w->ops->begin_dir(w, tmpdir, &info) : w->ops->begin(w, valid ? valid : out, &info)) < 0) {
 		fprintf(stderr, "%s: %s\n", progname, gen_writer_error(w));
 		goto done;
 	}
@@ -421,9 +565,12 @@ int main(int argc, char **argv)
 	}
 	e.stacks = stacks;
 	if (exhaustive) {
-		ok = gen_exhaustive_run(&e, profile, seed, info.start_ticks, &cov) == 0;
+		ok = gen_exhaustive_run_shard(&e, profile, seed, info.start_ticks, &cov, shard_i,
+					      shard_n, expectf) == 0;
 		if (ok && coverage)
 			gen_coverage_report(&cov, stderr);
+	} else if (empty) {
+		ok = 1; /* a shard without a share: the container alone */
 	} else {
 		struct gen_sim_config cfg = { profile, seed, gcs, events, heaps, info.clock_frequency,
 					      info.start_ticks, NULL, NULL };
@@ -433,7 +580,7 @@ int main(int argc, char **argv)
 			cfg.progress_arg = &prog;
 		}
 		ok = gen_sim_run(&cfg, &e) == 0;
-		if (cfg.progress && prog.last)
+		if (prog.shown)
 			fputc('\n', stderr);
 	}
 	if (!ok)
@@ -442,10 +589,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", progname, gen_mutator_sink(mut)->error);
 		ok = 0;
 	}
-	if (ok && ops->end(w) < 0) {
+	if (ok && w->ops->end(w) < 0) {
 		fprintf(stderr, "%s: %s\n", progname, gen_writer_error(w));
 		ok = 0;
 	}
+	nevents = e.nevents;
 	gen_emit_fini(&e);
 	if (ok && valid) {
 		char err[256];
@@ -460,6 +608,14 @@ int main(int argc, char **argv)
 		}
 		valid = NULL;
 	}
+	if (ok && container && tmpdir) {
+		char err[256];
+
+		if (gen_container_fault_write_dir(container, tmpdir, seed, expectf, err, sizeof err) < 0) {
+			fprintf(stderr, "%s: %s\n", progname, err);
+			ok = 0;
+		}
+	}
 	rc = ok ? 0 : 1;
 done:
 	if (valid)
@@ -467,12 +623,26 @@ done:
 	free(valid_buf);
 	gen_mutator_free(mut);
 	if (w)
-		ops->destroy(w);
-	if (tmp && close_and_rename(out, tmp, output, rc == 0) < 0)
+		w->ops->destroy(w);
+	if (stats && rc == 0 && outf && fflush(out) == 0)
+		nbytes = gen_outfile_written(outf);
+	/* A failure keeps its status (2: bad usage); a failed close makes it 1. */
+	if (tmpdir) {
+		if (rc == 0 && gen_outdir_commit(tmpdir, output, derr, sizeof derr) < 0) {
+			fprintf(stderr, "%s: %s\n", progname, derr);
+			rc = 1;
+		}
+		if (rc != 0)
+			gen_outdir_remove(tmpdir);
+		free(tmpdir);
+	}
+	if (finish(outf, rc == 0) < 0 && rc == 0)
 		rc = 1;
-	else if (!tmp && fflush(stdout) != 0)
+	if (finish(expectof, rc == 0) < 0 && rc == 0)
 		rc = 1;
-	if (etmp && close_and_rename(expectf, etmp, expect_path, rc == 0) < 0)
+	if (finish(valuesof, rc == 0) < 0 && rc == 0)
 		rc = 1;
+	if (stats && rc == 0)
+		print_stats(nevents, nbytes, &t0);
 	return rc;
 }

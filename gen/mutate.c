@@ -21,7 +21,7 @@ enum {
 	C_COUNT_BACKWARDS, C_NESTED_SUSPEND, C_SUSPEND_END_NO_BEGIN, C_RESTART_NO_SUSPEND,
 	C_RESTART_END_NO_BEGIN, C_SUSPEND_COUNT, C_HEAPSTATS_OUTSIDE, C_HISTORY_OUTSIDE,
 	C_JOIN_END_NO_START, C_JOIN_NESTED, C_SEGMENT_DOUBLE_CREATE, C_SEGMENT_DOUBLE_FREE,
-	C_HANDLE_DOUBLE_SET, C_HANDLE_DOUBLE_DESTROY, C_FIN_END_NO_BEGIN, C_FIN_NESTED,
+	C_HANDLE_KIND_CHANGED, C_HANDLE_DOUBLE_DESTROY, C_FIN_END_NO_BEGIN, C_FIN_NESTED,
 	C_TS_BACKWARDS, C_FG_OUTSIDE_BGC, C_BGC_IN_GC, C_TRACE_STARTS_IN_GC, C_TRACE_ENDS_IN_GC,
 	C_TRUNCATE, C_EXTEND, C_OTHER_VERSION_SIZE, C_CLOSED_ENUM, C_BITMAP, C_UNPAIRED_SURROGATE,
 	C_UNTERMINATED, C_ODD_LENGTH, C_STRUCT_COUNT, C_BINARY_LENGTH, C_POINTER_WIDTH, C_BOOLEAN,
@@ -48,7 +48,7 @@ const struct gen_mutation_class gen_mutation_classes[] = {
 	{ "join-start-nested", "stream", "GC-S016", 1, "write a GCJoin start twice" },
 	{ "segment-double-create", "stream", "GC-S017", 0, "write a GCCreateSegment twice" },
 	{ "segment-double-free", "stream", "GC-S018", 0, "free a segment twice" },
-	{ "handle-double-set", "stream", "GC-S019", 0, "write a SetGCHandle twice" },
+	{ "handle-kind-changed", "stream", "GC-S019", 0, "set a live handle again as another kind" },
 	{ "handle-double-destroy", "stream", "GC-S020", 0, "write a DestroyGCHandle twice" },
 	{ "finalizers-end-without-begin", "stream", "GC-S021", 0, "drop a GCFinalizersBegin" },
 	{ "finalizers-nested", "stream", "GC-S022", 0, "write a GCFinalizersBegin twice" },
@@ -534,21 +534,34 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 			DONE(s);
 		}
 		return 0;
+	case C_HANDLE_KIND_CHANGED:
+		/* A second set of a live handle is a store (legal); only its kind
+		 * cannot change while it lives. */
+		if (target(s, is(ev, "SetGCHandle"))) {
+			uint64_t h = num(ev, "HandleID"), k = num(ev, "Kind");
+
+			if (out(m, ev) < 0)
+				return -1;
+			expect(m, "GC-S019", here(m), 0);
+			TRYM(inject2(m, ev, "SetGCHandle", "HandleID", h, "Kind", k == 2 ? 1 : 2));
+			DONE(s);
+			return 1;
+		}
+		return 0;
 	case C_SEGMENT_DOUBLE_CREATE:
-	case C_HANDLE_DOUBLE_SET:
 	case C_HANDLE_DOUBLE_DESTROY:
 	case C_FIN_NESTED: {
-		static const char *const names[] = { "GCCreateSegment", "SetGCHandle",
-			"DestroyGCHandle", "GCFinalizersBegin" };
-		static const char *const codes[] = { "GC-S017", "GC-S019", "GC-S020", "GC-S022" };
-		unsigned k = s->cls == C_SEGMENT_DOUBLE_CREATE ? 0 : s->cls == C_HANDLE_DOUBLE_SET ? 1
-			   : s->cls == C_HANDLE_DOUBLE_DESTROY ? 2 : 3;
+		static const char *const names[] = { "GCCreateSegment", "DestroyGCHandle",
+			"GCFinalizersBegin" };
+		static const char *const codes[] = { "GC-S017", "GC-S020", "GC-S022" };
+		unsigned k = s->cls == C_SEGMENT_DOUBLE_CREATE ? 0
+			   : s->cls == C_HANDLE_DOUBLE_DESTROY ? 1 : 2;
 
 		if (target(s, is(ev, names[k]))) {
 			if (out(m, ev) < 0)
 				return -1;
 			expect(m, codes[k], here(m), 0);
-			if (k == 3)
+			if (k == 2)
 				may_any(m, "GC-S021");
 			DONE(s);
 		}
@@ -877,11 +890,11 @@ static int fallback(struct gen_mutator *m, struct slot *s)
 		TRY_INJECT(inject2(m, at, "GCFreeSegment", "Address", a, NULL, 0));
 		expect(m, "GC-S018", here(m), 0);
 		return inject2(m, at, "GCFreeSegment", "Address", a, NULL, 0);
-	case C_HANDLE_DOUBLE_SET:
+	case C_HANDLE_KIND_CHANGED:
 		a = fresh_handle(m);
 		TRY_INJECT(inject2(m, at, "SetGCHandle", "HandleID", a, "Kind", 2));
 		expect(m, "GC-S019", here(m), 0);
-		return inject2(m, at, "SetGCHandle", "HandleID", a, "Kind", 2);
+		return inject2(m, at, "SetGCHandle", "HandleID", a, "Kind", 1);
 	case C_HANDLE_DOUBLE_DESTROY:
 		/* The first destroy may free a handle set before the trace. */
 		a = fresh_handle(m);

@@ -6,9 +6,9 @@
  * container writer made (sizes, offsets, tags, padding, references,
  * truncation) and says which diagnostic the oracle must report, with the
  * byte offset when it is known exactly. Each container module registers a
- * table of its faults (gen_nettrace_container_faults for nettrace; CTF and
- * ETL add theirs to the module list in mutate_container.c); gcgen looks a
- * class up by name and --format.
+ * table of its faults (gen_nettrace_container_faults for nettrace,
+ * gen_ctf_container_faults for CTF; ETL adds its own to the module list in
+ * mutate_container.c); gcgen looks a class up by name and --format.
  *
  * Ownership: a result's data is malloc'd and belongs to the caller
  * (gen_container_result_free). Errors: 0 or -1 with *why set to a static
@@ -28,6 +28,10 @@ struct gen_container_result {
 	uint64_t offset;           /* where, when offset_exact */
 	int offset_exact;          /* 0: reported somewhere near (unknown offset) */
 	const char *may;           /* NULL: the class's may list; else this one */
+	/* Directory containers: the file (a name in the directory) that offset
+	 * is in; NULL for single-file containers. Static storage or a name
+	 * inside the input image. */
+	const char *file;
 };
 
 struct gen_container_fault {
@@ -62,8 +66,21 @@ int gen_container_fault_applies(const struct gen_container_fault *f, const char 
 int gen_container_fault_write(const struct gen_container_fault *f, const uint8_t *in, size_t len,
 			      uint64_t seed, FILE *out, FILE *expect, char *err, size_t errlen);
 
+/* The same for a directory container (CTF): the fault's apply() gets an
+ * image of the directory (dirimage.h) and returns the changed image, with
+ * result.file naming the file the offset is in; the directory is rewritten
+ * from it. Expectation lines carry "file" too: {"code":C,"file":F,"offset":N}. */
+int gen_container_fault_write_dir(const struct gen_container_fault *f, const char *dir,
+				  uint64_t seed, FILE *expect, char *err, size_t errlen);
+
 /* The modules' tables. */
 extern const struct gen_container_fault gen_nettrace_container_faults[];
 extern const unsigned gen_nettrace_ncontainer_faults;
+extern const struct gen_container_fault gen_etl_container_faults[];
+extern const unsigned gen_etl_ncontainer_faults;
+extern const struct gen_container_fault gen_model_container_faults[];
+extern const unsigned gen_model_ncontainer_faults;
+extern const struct gen_container_fault gen_ctf_container_faults[];
+extern const unsigned gen_ctf_ncontainer_faults;
 
 #endif

@@ -244,6 +244,41 @@ static int event_field(const uint8_t *in, size_t len, const struct walk *w,
 	return 0;
 }
 
+/*
+ * The first blob of a block with compressed headers: where its PayloadSize
+ * varint is (*size_at, 0 when the flags leave it out) and where its payload
+ * starts and how long it is. Returns 0, or -1 with why.
+ */
+static int first_blob(const uint8_t *in, size_t len, const struct walk *w, const struct blk *b,
+		      size_t *size_at, size_t *payload_at, uint64_t *payload_len, const char **why)
+{
+	size_t at = b->content + (in[b->content] | in[b->content + 1] << 8);
+	uint8_t flags;
+
+	if (!(in[b->content + 2] & 1))
+		return *why = "the block's headers are uncompressed", -1;
+	flags = in[at++];
+	/* metadata id; sequence delta, capture thread, processor; thread; stack */
+	at += flags & 1 ? varlen(in + at, 10) : 0;
+	for (int k = 0; k < 3 && (flags & 2); k++)
+		at += varlen(in + at, 10);
+	at += flags & 4 ? varlen(in + at, 10) : 0;
+	at += flags & 8 ? varlen(in + at, 10) : 0;
+	at += varlen(in + at, 10); /* timestamp delta */
+	if (w->v6)
+		at += flags & 16 ? varlen(in + at, 10) : 0;
+	else
+		at += (flags & 16 ? 16 : 0) + (flags & 32 ? 16 : 0);
+	if (!(flags & 128))
+		return *why = "the first blob does not carry its payload size", -1;
+	*size_at = at;
+	*payload_len = varval(in + at, varlen(in + at, 10));
+	*payload_at = at + varlen(in + at, 10);
+	if (*payload_at + *payload_len > len)
+		return *why = "the first blob runs past the file", -1;
+	return 0;
+}
+
 static uint64_t v_huge(uint64_t old) { (void)old; return 0x7ffffff0u; }
 static uint64_t v_zero(uint64_t old) { (void)old; return 0; }
 static uint64_t v_gap(uint64_t old) { return old + 5; }
@@ -253,6 +288,7 @@ static const char *const fault_names[GEN_NTF_COUNT] = {
 	"header-too-small", "bad-padding", "unknown-object", "undefined-metadata",
 	"metadata-id-zero", "undefined-stack", "undefined-thread", "sequence-gap",
 	"stack-size", "version-major", "version-minor", "pointer-size", "no-end",
+	"truncate-at-boundary", "data-after-end", "payload-past-block", "metadata-unterminated",
 };
 
 const char *gen_nettrace_fault_name(int fault)
@@ -475,6 +511,83 @@ int gen_nettrace_mutate(const uint8_t *in, size_t len, int fault, uint64_t seed,
 		out->len = w.end_marker;
 		out->code = "GC-N004";
 		out->offset = w.end_marker;
+		break;
+	case GEN_NTF_TRUNCATE_BOUNDARY: {
+		/* Where a writer killed between two blocks leaves the file. */
+		size_t cut;
+
+		if (w.n < 2)
+			return *why = "no object or block after the trace header", -1;
+		cut = w.b[1 + seed % (w.n - 1)].start;
+		if (!(o = copy(in, cut)))
+			return -1;
+		out->len = cut;
+		out->code = "GC-N004";
+		out->offset = cut;
+		break;
+	}
+	case GEN_NTF_PAYLOAD_PAST_BLOCK: {
+		/* The first event of a block says its payload is longer than the
+		 * block: the reader skips the rest of the block. */
+		size_t size_at = 0, payload_at, nblocks = 0;
+		uint64_t plen;
+
+		/* A block whose first payload size is a one-byte varint: it
+		 * becomes five bytes (4 inserted, alignment kept) saying more
+		 * than the block holds. */
+		for (size_t j = 0; j < w.n; j++)
+			nblocks += w.b[j].kind == K_EVENT;
+		b = NULL;
+		for (size_t t = 0; t < nblocks && !b; t++) {
+			const struct blk *c = find(&w, K_EVENT, seed + t, 0);
+
+			if (!first_blob(in, len, &w, c, &size_at, &payload_at, &plen, why) &&
+			    varlen(in + size_at, 10) == 1)
+				b = c;
+		}
+		if (!b)
+			return *why = "no EventBlock starts with a one-byte payload size", -1;
+		out->offset = b->content + (in[b->content] | in[b->content + 1] << 8);
+		if (!(o = insert4(in, len, size_at + 1)))
+			return -1;
+		varput(o + size_at, b->len + 0x10000, 5);
+		grow_block(o, &w, b);
+		out->len = len + 4;
+		out->code = "GC-N019";
+		break;
+	}
+	case GEN_NTF_METADATA_UNTERMINATED: {
+		/* The provider name of the first metadata record runs to the end
+		 * of the record: every UTF-16 unit after the id becomes 'A'. */
+		size_t size_at, payload_at;
+		uint64_t plen;
+
+		if (w.v6)
+			return *why = "V4/V5 only (V6 metadata is laid out differently)", -1;
+		if (!(b = find(&w, K_META, seed, 0)))
+			return *why = "no MetadataBlock", -1;
+		if (first_blob(in, len, &w, b, &size_at, &payload_at, &plen, why))
+			return -1;
+		if (plen < 6)
+			return *why = "the first metadata record is too short", -1;
+		if (!(o = copy(in, len)))
+			return -1;
+		for (size_t k = 4; k + 1 < plen; k += 2) {
+			o[payload_at + k] = 'A';
+			o[payload_at + k + 1] = 0;
+		}
+		out->code = "GC-N020";
+		out->offset = payload_at;
+		break;
+	}
+	case GEN_NTF_DATA_AFTER_END:
+		if (!(o = malloc(len + 4)))
+			return -1;
+		memcpy(o, in, len);
+		memcpy(o + len, "JUNK", 4);
+		out->len = len + 4;
+		out->code = "GC-N021";
+		out->offset = len;
 		break;
 	default:
 		*why = "unknown fault class";

@@ -35,6 +35,10 @@ enum gen_nt_fault {
 	GEN_NTF_VERSION_MINOR,     /* V6 only: minor 1, accepted with note N017 */
 	GEN_NTF_POINTER_SIZE,      /* pointer size 3: N018 */
 	GEN_NTF_NO_END,            /* end tag / EndOfStream block removed: N004 */
+	GEN_NTF_TRUNCATE_BOUNDARY, /* cut just before a seed-chosen object/block: N004 */
+	GEN_NTF_DATA_AFTER_END,    /* bytes after the end tag / EndOfStream block: N021 */
+	GEN_NTF_PAYLOAD_PAST_BLOCK,/* an event's PayloadSize runs past its block: N019 */
+	GEN_NTF_METADATA_UNTERMINATED, /* V4/V5: a metadata record's provider name has no NUL: N020 */
 	GEN_NTF_COUNT
 };
 

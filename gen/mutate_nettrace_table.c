@@ -78,6 +78,16 @@ const struct gen_container_fault gen_nettrace_container_faults[] = {
 	  "trace header pointer size 3", apply, GEN_NTF_POINTER_SIZE },
 	{ "no-end", ALL, "GC-N004", "", 0,
 	  "the end-of-stream tag/block removed", apply, GEN_NTF_NO_END },
+	{ "truncate-at-boundary", ALL, "GC-N004", "", 0,
+	  "cut the file just before a seed-chosen object/block", apply, GEN_NTF_TRUNCATE_BOUNDARY },
+	{ "data-after-end", ALL, "GC-N021", "", 0,
+	  "4 bytes after the end-of-stream tag/block", apply, GEN_NTF_DATA_AFTER_END },
+	{ "payload-past-block", ALL, "GC-N019", LOST, 0,
+	  "the first event of a block says its payload runs past the block", apply,
+	  GEN_NTF_PAYLOAD_PAST_BLOCK },
+	{ "metadata-unterminated", V45, "GC-N020", "GC-N010," LOST, 0,
+	  "a metadata record's provider name has no NUL terminator", apply,
+	  GEN_NTF_METADATA_UNTERMINATED },
 };
 const unsigned gen_nettrace_ncontainer_faults =
 	sizeof gen_nettrace_container_faults / sizeof gen_nettrace_container_faults[0];

@@ -41,7 +41,9 @@ extern const struct gen_writer_ops gen_write_nettrace_v6_full_ops;
  * runs out. Drive it with any of the ops above (they differ only in
  * create()); w->ops is left NULL. Errors land in w->error. */
 struct gen_writer *gen_nettrace_new(const struct gen_nettrace_opts *opts);
-/* Change options between create() and begin() (gcgen's --block-bytes etc.). */
+/* A change of the writer's options between create() and begin(). w must be
+ * a nettrace writer (made by gen_nettrace_new() or one of the ops above);
+ * gcgen sets them by name instead (-O KEY=VALUE, the ops' option()). */
 void gen_nettrace_set_opts(struct gen_writer *w, const struct gen_nettrace_opts *opts);
 
 /* Synthetic stack contents for a stream stack id (1..): what the writer

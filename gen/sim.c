@@ -7,6 +7,7 @@
  * per heap; the background GC has its own thread; finalizers run on the
  * finalizer thread.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -35,11 +36,35 @@ static const char *const ev_names[EV_COUNT] = {
 #define MAX_SEGMENTS 64
 #define USER_THREADS 4
 
+/*
+ * Field indexes, learnt once per run. Each kind of event maps to one
+ * event-version for the whole run (the profile fixes it), and the simulator
+ * names fields by string literals. So a small per-kind hash table keyed by
+ * the name's address finds a field's template index in a few instructions,
+ * where a search by name costs a string comparison per field (and a whole
+ * scan for the fields an older version lacks). Names must be string
+ * literals (or pointers into constant tables of them): the address is the
+ * key.
+ */
+#define LEARNT_SLOTS 64            /* a power of two */
+#define MAX_LEARNT 24              /* then names are looked up each time */
+
+struct kind_fields {
+	const char *name[LEARNT_SLOTS];
+	int16_t index[LEARNT_SLOTS];   /* template index, or -1: not in this version */
+	uint8_t member[LEARNT_SLOTS];
+	unsigned n;
+};
+
 struct sim {
 	const struct gen_sim_config *cfg;
 	struct gen_emit *e;
 	struct gen_rng rng;
 	int ev[EV_COUNT];
+	uint8_t on[EV_COUNT];      /* the profile writes it and the session records it */
+	int16_t clr_at[EV_COUNT];  /* template index of ClrInstanceID */
+	int cur;                   /* kind of the event being built */
+	struct kind_fields kf[EV_COUNT];
 	uint64_t now;
 	uint64_t count;            /* last GC count used */
 	unsigned nheaps;           /* heaps the events show (1 for workstation) */
@@ -70,13 +95,74 @@ static uint64_t ptrmask(const struct sim *s, uint64_t x)
 	return s->e->pointer_size == 4 ? (x & 0xFFFFFFFFu) : x;
 }
 
+/* The slow path of field(): look the name up and remember it. */
+static int learn(struct sim *s, struct kind_fields *k, unsigned h, const char *name, int member)
+{
+	int index = gen_values_index(s->e->vals, name, member);
+
+	if (k->n < MAX_LEARNT) {
+		k->name[h] = name;
+		k->index[h] = (int16_t)index;
+		k->member[h] = (uint8_t)member;
+		k->n++;
+	}
+	return index;
+}
+
+/* Template index of field `name` (member: of the Struct) of the current
+ * event, or -1. */
+static inline int field(struct sim *s, const char *name, int member)
+{
+	struct kind_fields *k = &s->kf[s->cur];
+	unsigned h = (unsigned)(((uintptr_t)name * 0x9E3779B97F4A7C15ull) >> 58);
+
+	for (; k->name[h]; h = (h + 1) & (LEARNT_SLOTS - 1))
+		if (k->name[h] == name && k->member[h] == member)
+			return k->index[h];
+	return learn(s, k, h, name, member);
+}
+
+static inline void set_num(struct sim *s, const char *name, uint64_t x)
+{
+	int i = field(s, name, 0);
+
+	if (i >= 0)
+		gen_values_set_num_at(s->e->vals, (unsigned)i, x);
+}
+
+static inline void set_text(struct sim *s, const char *name, const char *utf8, size_t len)
+{
+	int i = field(s, name, 0);
+
+	if (i >= 0)
+		gen_values_set_text_at(s->e->vals, (unsigned)i, utf8, len);
+}
+
+static inline void set_member(struct sim *s, unsigned row, const char *name, uint64_t x)
+{
+	int i = field(s, name, 1);
+	struct gen_value v = { x, 0, GEN_VK_NUM };
+
+	if (i >= 0)
+		gen_values_set_member_at(s->e->vals, row, (unsigned)i, &v);
+}
+
 /* Start an event of the profile; 1 when it is to be written. */
 static int begin(struct sim *s, int which)
 {
-	int r = gen_emit_begin(s->e, s->ev[which]);
+	int r;
 
-	if (r == 1)
-		gen_values_set_num(s->e->vals, "ClrInstanceID", s->clr);
+	if (!s->on[which])
+		return 0;
+	r = gen_emit_begin_always(s->e, s->ev[which]);
+	if (r == 1) {
+		s->cur = which;
+		/* Every event has it: its index is kept per kind (-2: not yet). */
+		if (s->clr_at[which] == -2)
+			s->clr_at[which] = (int16_t)field(s, "ClrInstanceID", 0);
+		if (s->clr_at[which] >= 0)
+			gen_values_set_num_at(s->e->vals, (unsigned)s->clr_at[which], s->clr);
+	}
 	return r;
 }
 
@@ -85,7 +171,7 @@ static int send(struct sim *s, uint64_t thread)
 	return gen_emit_send(s->e, tick(s), thread, (uint32_t)(thread & 0xF));
 }
 
-#define SET(name, x) gen_values_set_num(s->e->vals, (name), (x))
+#define SET(name, x) set_num(s, (name), (x))
 #define TRY(x) do { if ((x) < 0) return -1; } while (0)
 
 static uint64_t gc_thread(const struct sim *s, unsigned heap, uint64_t user)
@@ -126,12 +212,17 @@ static int alloc_ticks(struct sim *s)
 
 	for (unsigned h = 0; h < s->nheaps; h++) {
 		for (unsigned k = 0; k < kinds; k++) {
-			/* ~100 KB per tick; SOH allocates much more than LOH/POH. */
-			unsigned nticks = (unsigned)gen_rng_below(&s->rng, k == 0 ? 4 : 2);
+			/* ~100 KB per tick; SOH allocates much more than LOH/POH.
+			 * Bounds stay constants in each branch (k == 0 ? 4 : 2 as
+			 * an argument would be a variable): the compiler turns a
+			 * modulo by a constant into a multiply. */
+			unsigned nticks = (unsigned)(k == 0 ? gen_rng_below(&s->rng, 4)
+							    : gen_rng_below(&s->rng, 2));
 
 			for (unsigned t = 0; t < nticks; t++) {
 				const char *tn = type_names[gen_rng_below(&s->rng, 10)];
-				uint64_t amount = 100 * 1024 + gen_rng_below(&s->rng, k ? 90000 : 8000);
+				uint64_t amount = 100 * 1024 + (k ? gen_rng_below(&s->rng, 90000)
+								  : gen_rng_below(&s->rng, 8000));
 				uint64_t size = k == 0 ? 24 + 8 * gen_rng_below(&s->rng, 100)
 						       : 85000 + gen_rng_below(&s->rng, 1 << 20);
 				uint64_t thread = USER_THREAD0 + gen_rng_below(&s->rng, USER_THREADS);
@@ -142,7 +233,7 @@ static int alloc_ticks(struct sim *s)
 				SET("AllocationKind", k);
 				SET("AllocationAmount64", amount);
 				SET("TypeID", ptrmask(s, 0x7ff812340000ull + 0x40 * gen_rng_below(&s->rng, 1000)));
-				gen_values_set_text(s->e->vals, "TypeName", tn, strlen(tn));
+				set_text(s, "TypeName", tn, strlen(tn));
 				SET("HeapIndex", h);
 				SET("Address", ptrmask(s, 0x1f000000000ull + gen_rng_below(&s->rng, 1ull << 30) * 8));
 				SET("ObjectSize", size);
@@ -274,7 +365,7 @@ static int gc_body(struct sim *s, uint64_t user, unsigned depth, int background)
 			SET("HandleID", ptrmask(s, 0x1e000001000ull));
 			SET("ObjectID", ptrmask(s, 0x1f000000100ull));
 			SET("ObjectSize", 64);
-			gen_values_set_text(s->e->vals, "TypeName", "System.Byte[]", 13);
+			set_text(s, "TypeName", "System.Byte[]", 13);
 			TRY(send(s, th));
 		}
 		if (begin(s, EV_MOVED) == 1) {
@@ -282,16 +373,16 @@ static int gc_body(struct sim *s, uint64_t user, unsigned depth, int background)
 
 			for (unsigned r = 0; r < n; r++) {
 				gen_values_add_row(s->e->vals);
-				gen_values_set_member_num(s->e->vals, r, "OldRangeBase", ptrmask(s, 0x1f000000000ull + r * 0x1000));
-				gen_values_set_member_num(s->e->vals, r, "NewRangeBase", ptrmask(s, 0x1f000800000ull + r * 0x1000));
-				gen_values_set_member_num(s->e->vals, r, "RangeLength", 0x800);
+				set_member(s, r, "OldRangeBase", ptrmask(s, 0x1f000000000ull + r * 0x1000));
+				set_member(s, r, "NewRangeBase", ptrmask(s, 0x1f000800000ull + r * 0x1000));
+				set_member(s, r, "RangeLength", 0x800);
 			}
 			TRY(send(s, th));
 		}
 		if (begin(s, EV_SURVIVING) == 1) {
 			gen_values_add_row(s->e->vals);
-			gen_values_set_member_num(s->e->vals, 0, "RangeBase", ptrmask(s, 0x1f000000000ull));
-			gen_values_set_member_num(s->e->vals, 0, "RangeLength", 0x4000);
+			set_member(s, 0, "RangeBase", ptrmask(s, 0x1f000000000ull));
+			set_member(s, 0, "RangeLength", 0x4000);
 			TRY(send(s, th));
 		}
 		for (unsigned g = 0; g < 3; g++) {
@@ -315,9 +406,9 @@ static int gc_body(struct sim *s, uint64_t user, unsigned depth, int background)
 			for (unsigned g = 0; g < 5; g++) {
 				int r = gen_values_add_row(s->e->vals);
 
-				gen_values_set_member_num(s->e->vals, (unsigned)r, "SizeBefore", s->gen_size[g]);
-				gen_values_set_member_num(s->e->vals, (unsigned)r, "SizeAfter", s->gen_size[g] / 2);
-				gen_values_set_member_num(s->e->vals, (unsigned)r, "NewAllocation", 0x40000);
+				set_member(s, (unsigned)r, "SizeBefore", s->gen_size[g]);
+				set_member(s, (unsigned)r, "SizeAfter", s->gen_size[g] / 2);
+				set_member(s, (unsigned)r, "NewAllocation", 0x40000);
 			}
 			TRY(send(s, background ? BGC_THREAD : gc_thread(s, h, user)));
 		}
@@ -333,7 +424,7 @@ static int gc_body(struct sim *s, uint64_t user, unsigned depth, int background)
 			for (unsigned p = 0; p < 3; p++) {
 				int r = gen_values_add_row(s->e->vals);
 
-				gen_values_set_member_num(s->e->vals, (unsigned)r, "Time", gen_rng_below(&s->rng, 5000));
+				set_member(s, (unsigned)r, "Time", gen_rng_below(&s->rng, 5000));
 			}
 		}
 		TRY(send(s, background ? BGC_THREAD : gc_thread(s, 0, user)));
@@ -475,13 +566,17 @@ int gen_sim_run(const struct gen_sim_config *cfg, struct gen_emit *e)
 {
 	struct sim s;
 	unsigned kinds;
+	uint64_t next_progress = 256;
 
 	memset(&s, 0, sizeof s);
 	s.cfg = cfg;
 	s.e = e;
 	gen_rng_seed(&s.rng, cfg->seed);
-	for (int i = 0; i < EV_COUNT; i++)
+	for (int i = 0; i < EV_COUNT; i++) {
 		s.ev[i] = gen_profile_event(cfg->profile, ev_names[i]);
+		s.on[i] = s.ev[i] >= 0 && gen_event_enabled((unsigned)s.ev[i], e->keywords, e->level);
+		s.clr_at[i] = -2;
+	}
 	s.now = cfg->start_ticks;
 	s.server = cfg->heaps > 0;
 	s.nheaps = cfg->heaps ? cfg->heaps : 1;
@@ -500,8 +595,12 @@ int gen_sim_run(const struct gen_sim_config *cfg, struct gen_emit *e)
 			TRY(blocking_gc(&s, 0));
 		if (gen_rng_chance(&s.rng, 1, 3))
 			TRY(finalizers(&s));
-		if (cfg->progress && (s.gcs_done & 0xFFFF) == 0)
+		/* Every 256 GCs: a GC can complete several at once (foreground
+		 * GCs inside a background one), so compare, not mask. */
+		if (cfg->progress && s.gcs_done >= next_progress) {
+			next_progress = s.gcs_done + 256;
 			cfg->progress(s.gcs_done, cfg->progress_arg);
+		}
 	}
 	if (s.bgc_thread_alive && begin(&s, EV_TERM_BGC_THREAD) == 1)
 		TRY(send(&s, BGC_THREAD));

@@ -3,7 +3,14 @@
 
 #include "values.h"
 
-int gen_values_reset(struct gen_values *v, unsigned event)
+/* The kind of value each in-type holds (GEN_VK_NUM = 0 for the rest). */
+static const uint8_t kind_of[GCSPEC_STRUCT + 1] = {
+	[GCSPEC_FLOAT] = GEN_VK_DOUBLE, [GCSPEC_DOUBLE] = GEN_VK_DOUBLE,
+	[GCSPEC_UNICODE_STRING] = GEN_VK_TEXT, [GCSPEC_ANSI_STRING] = GEN_VK_TEXT,
+	[GCSPEC_GUID] = GEN_VK_BYTES, [GCSPEC_BINARY] = GEN_VK_BYTES,
+};
+
+int gen_values_shape_of(struct gen_values_shape *sh, unsigned event)
 {
 	const struct gcspec_event *ev;
 	const struct gcspec_field *f;
@@ -14,28 +21,50 @@ int gen_values_reset(struct gen_values *v, unsigned event)
 	if (ev->nfields > GEN_VALUES_MAX_FIELDS)
 		return -1;
 	f = gcspec_event_fields(ev);
-	v->event = (uint16_t)event;
-	v->nfields = ev->nfields;
-	v->struct_field = -1;
-	v->nmembers = 0;
+	sh->event = (uint16_t)event;
+	sh->nfields = ev->nfields;
+	sh->struct_field = -1;
+	sh->nmembers = 0;
+	for (unsigned i = 0; i < ev->nfields; i++) {
+		sh->kind[i] = f[i].type <= GCSPEC_STRUCT ? kind_of[f[i].type] : GEN_VK_NUM;
+		if (f[i].type == GCSPEC_STRUCT && !f[i].is_member) {
+			if (sh->struct_field >= 0)
+				return -1;
+			sh->struct_field = (int16_t)i;
+			sh->nmembers = f[i].nmembers;
+		}
+	}
+	return 0;
+}
+
+void gen_values_reset_shaped(struct gen_values *v, const struct gen_values_shape *sh)
+{
+	struct gen_value *x = v->field;
+	const unsigned n = sh->nfields;
+
+	v->event = sh->event;
+	v->nfields = sh->nfields;
+	v->struct_field = sh->struct_field;
+	v->nmembers = sh->nmembers;
 	v->nrows = 0;
 	v->arena_used = 0;
 	v->cursor = 0;
-	memset(v->field, 0, sizeof v->field[0] * ev->nfields);
-	for (unsigned i = 0; i < ev->nfields; i++) {
-		if (f[i].type == GCSPEC_STRUCT && !f[i].is_member) {
-			if (v->struct_field >= 0)
-				return -1;
-			v->struct_field = (int16_t)i;
-			v->nmembers = f[i].nmembers;
-		}
-		if (f[i].type == GCSPEC_UNICODE_STRING || f[i].type == GCSPEC_ANSI_STRING)
-			v->field[i].kind = GEN_VK_TEXT;
-		else if (f[i].type == GCSPEC_GUID || f[i].type == GCSPEC_BINARY)
-			v->field[i].kind = GEN_VK_BYTES;
-		else if (f[i].type == GCSPEC_FLOAT || f[i].type == GCSPEC_DOUBLE)
-			v->field[i].kind = GEN_VK_DOUBLE;
+	/* A store per member, not memset: events have a handful of fields,
+	 * and a call to memset costs more than the loop. */
+	for (unsigned i = 0; i < n; i++) {
+		x[i].u = 0;
+		x[i].len = 0;
+		x[i].kind = sh->kind[i];
 	}
+}
+
+int gen_values_reset(struct gen_values *v, unsigned event)
+{
+	struct gen_values_shape sh;
+
+	if (gen_values_shape_of(&sh, event) < 0)
+		return -1;
+	gen_values_reset_shaped(v, &sh);
 	return 0;
 }
 
@@ -46,13 +75,15 @@ int gen_values_index(const struct gen_values *v, const char *name, int member)
 
 	/* Callers mostly set fields in template order: start at the cursor so
 	 * a whole event costs about one comparison per field. */
-	for (unsigned k = 0; k < n; k++) {
-		unsigned i = (v->cursor + k) % n;
+	unsigned i = v->cursor < n ? v->cursor : 0;
 
+	for (unsigned k = 0; k < n; k++) {
 		if (f[i].is_member == (member ? 1 : 0) && strcmp(f[i].name, name) == 0) {
-			((struct gen_values *)v)->cursor = (uint16_t)((i + 1) % n);
+			((struct gen_values *)v)->cursor = (uint16_t)(i + 1 < n ? i + 1 : 0);
 			return (int)i;
 		}
+		if (++i == n)
+			i = 0;
 	}
 	return -1;
 }
@@ -67,26 +98,6 @@ int64_t gen_values_store(struct gen_values *v, const void *bytes, size_t len)
 		memcpy(v->arena + at, bytes, len);
 	v->arena_used = at + (uint32_t)len;
 	return at;
-}
-
-static int field_type(const struct gen_values *v, unsigned index)
-{
-	return gcspec_event_fields(&gcspec_events[v->event])[index].type;
-}
-
-int gen_values_set_num_at(struct gen_values *v, unsigned index, uint64_t value)
-{
-	int t;
-
-	if (index >= v->nfields)
-		return -1;
-	t = field_type(v, index);
-	if (t == GCSPEC_STRUCT || t == GCSPEC_BINARY || t == GCSPEC_GUID ||
-	    t == GCSPEC_UNICODE_STRING || t == GCSPEC_ANSI_STRING)
-		return -1;
-	v->field[index].kind = (t == GCSPEC_FLOAT || t == GCSPEC_DOUBLE) ? GEN_VK_DOUBLE : GEN_VK_NUM;
-	v->field[index].u = value;
-	return 0;
 }
 
 int gen_values_set_num(struct gen_values *v, const char *name, uint64_t value)
@@ -155,41 +166,24 @@ int gen_values_set_bytes(struct gen_values *v, const char *name, const void *byt
 
 int gen_values_add_row(struct gen_values *v)
 {
-	const struct gcspec_field *f;
-	unsigned base;
+	const unsigned nm = v->nmembers, base = v->nrows * nm;
+	/* Members' kinds are in their own (otherwise unused) field slots. */
+	const struct gen_value *kinds = &v->field[v->struct_field + 1];
+	struct gen_value *c = &v->cell[base];
+	int size_field;
 
-	if (v->struct_field < 0)
+	if (v->struct_field < 0 || base + nm > GEN_VALUES_MAX_CELLS)
 		return -1;
-	base = v->nrows * v->nmembers;
-	if (base + v->nmembers > GEN_VALUES_MAX_CELLS)
-		return -1;
-	f = gcspec_event_fields(&gcspec_events[v->event]);
-	for (unsigned m = 0; m < v->nmembers; m++) {
-		const struct gcspec_field *mf = &f[v->struct_field + 1 + m];
-		struct gen_value *c = &v->cell[base + m];
-
-		memset(c, 0, sizeof *c);
-		if (mf->type == GCSPEC_UNICODE_STRING || mf->type == GCSPEC_ANSI_STRING)
-			c->kind = GEN_VK_TEXT;
-		else if (mf->type == GCSPEC_GUID || mf->type == GCSPEC_BINARY)
-			c->kind = GEN_VK_BYTES;
-		else if (mf->type == GCSPEC_FLOAT || mf->type == GCSPEC_DOUBLE)
-			c->kind = GEN_VK_DOUBLE;
+	for (unsigned m = 0; m < nm; m++) {
+		c[m].u = 0;
+		c[m].len = 0;
+		c[m].kind = kinds[m].kind;
 	}
 	v->nrows++;
-	if (f[v->struct_field].size_field >= 0)
-		v->field[f[v->struct_field].size_field].u = v->nrows;
+	size_field = gcspec_event_fields(&gcspec_events[v->event])[v->struct_field].size_field;
+	if (size_field >= 0)
+		v->field[size_field].u = v->nrows;
 	return (int)(v->nrows - 1);
-}
-
-int gen_values_set_member_at(struct gen_values *v, unsigned row, unsigned member_index,
-			     const struct gen_value *value)
-{
-	if (v->struct_field < 0 || row >= v->nrows || member_index <= (unsigned)v->struct_field ||
-	    member_index > (unsigned)v->struct_field + v->nmembers)
-		return -1;
-	*gen_values_cell(v, row, member_index) = *value;
-	return 0;
 }
 
 int gen_values_set_member_num(struct gen_values *v, unsigned row, const char *name, uint64_t value)

@@ -58,6 +58,22 @@ struct gen_values {
  * fields than GEN_VALUES_MAX_FIELDS or more than one Struct. */
 int gen_values_reset(struct gen_values *v, unsigned event);
 
+/* What gen_values_reset derives from the spec for one event-version, kept
+ * by callers that reset many events (gen_emit) so that a reset is a store
+ * per field rather than a walk over the spec's field records. */
+struct gen_values_shape {
+	uint16_t event;
+	uint16_t nfields;
+	int16_t struct_field;
+	uint16_t nmembers;
+	uint8_t kind[GEN_VALUES_MAX_FIELDS];
+};
+
+/* The shape of an event-version; -1 as for gen_values_reset. */
+int gen_values_shape_of(struct gen_values_shape *sh, unsigned event);
+/* gen_values_reset with a shape from gen_values_shape_of. */
+void gen_values_reset_shaped(struct gen_values *v, const struct gen_values_shape *sh);
+
 /* Template index of a top-level field (member == 0) or of a Struct member
  * (member == 1), or -1. */
 int gen_values_index(const struct gen_values *v, const char *name, int member);
@@ -69,7 +85,7 @@ int gen_values_set_text(struct gen_values *v, const char *name, const char *utf8
 /* GUID (16 bytes) or Binary (also sets its length field). */
 int gen_values_set_bytes(struct gen_values *v, const char *name, const void *bytes, size_t len);
 /* By template index: the fast path for table-driven callers. */
-int gen_values_set_num_at(struct gen_values *v, unsigned index, uint64_t value);
+static inline int gen_values_set_num_at(struct gen_values *v, unsigned index, uint64_t value);
 int gen_values_set_text_at(struct gen_values *v, unsigned index, const char *utf8, size_t len);
 int gen_values_set_bytes_at(struct gen_values *v, unsigned index, const void *bytes, size_t len);
 
@@ -77,8 +93,8 @@ int gen_values_set_bytes_at(struct gen_values *v, unsigned index, const void *by
  * sets the Struct's count field to the new number of rows. */
 int gen_values_add_row(struct gen_values *v);
 /* Set a member of row `row`; member_index is the template index. */
-int gen_values_set_member_at(struct gen_values *v, unsigned row, unsigned member_index,
-			     const struct gen_value *value);
+static inline int gen_values_set_member_at(struct gen_values *v, unsigned row,
+					   unsigned member_index, const struct gen_value *value);
 int gen_values_set_member_num(struct gen_values *v, unsigned row, const char *name, uint64_t value);
 
 /* The value of a member cell, or of a top-level field. */
@@ -91,6 +107,27 @@ gen_values_cell(struct gen_values *v, unsigned row, unsigned member_index)
 static inline const uint8_t *gen_value_data(const struct gen_values *v, const struct gen_value *x)
 {
 	return v->arena + x->u;
+}
+
+/* A number fits every field but strings, GUIDs, Binary (their kind says
+ * so, set by gen_values_reset from the in-type) and the Struct itself. */
+static inline int gen_values_set_num_at(struct gen_values *v, unsigned index, uint64_t value)
+{
+	if (index >= v->nfields || (int)index == v->struct_field ||
+	    v->field[index].kind == GEN_VK_TEXT || v->field[index].kind == GEN_VK_BYTES)
+		return -1;
+	v->field[index].u = value;
+	return 0;
+}
+
+static inline int gen_values_set_member_at(struct gen_values *v, unsigned row,
+					   unsigned member_index, const struct gen_value *value)
+{
+	if (v->struct_field < 0 || row >= v->nrows || member_index <= (unsigned)v->struct_field ||
+	    member_index > (unsigned)v->struct_field + v->nmembers)
+		return -1;
+	*gen_values_cell(v, row, member_index) = *value;
+	return 0;
 }
 
 /* Copy bytes into the arena; returns the offset or -1. */

@@ -73,6 +73,12 @@ struct nt_writer {
 	struct ntw_thread *threads;
 	size_t nthreads, capthreads;
 	struct u64map thread_map;      /* tid -> threads index */
+	size_t last_thread;            /* threads index of the previous event's thread */
+
+	/* Metadata id of each spec event as the spec states it (0: none
+	 * yet): almost every event, without hashing its key. */
+	uint32_t meta_of_spec[GCSPEC_NEVENTS];
+	uint64_t spec_word[GCSPEC_NEVENTS];  /* key_word() of each spec event */
 
 	struct u64map stack_map;       /* stream stack id -> file stack id, this SP region */
 	uint32_t next_stack_id, first_pending_stack;
@@ -327,8 +333,13 @@ static struct ntw_thread *thread_of(struct nt_writer *w, uint64_t tid)
 	uint32_t i;
 	struct ntw_thread *t;
 
-	if (map_get(&w->thread_map, tid, &i))
+	/* Runs of events on one thread are the common case. */
+	if (w->nthreads && w->threads[w->last_thread].tid == tid)
+		return &w->threads[w->last_thread];
+	if (map_get(&w->thread_map, tid, &i)) {
+		w->last_thread = i;
 		return &w->threads[i];
+	}
 	if (w->nthreads == w->capthreads) {
 		size_t cap = w->capthreads ? w->capthreads * 2 : 16;
 		struct ntw_thread *p = realloc(w->threads, cap * sizeof *p);
@@ -344,7 +355,7 @@ static struct ntw_thread *thread_of(struct nt_writer *w, uint64_t tid)
 	t->index = w->nthreads + 1;
 	if (map_put(&w->thread_map, tid, (uint32_t)w->nthreads))
 		return NULL;
-	w->nthreads++;
+	w->last_thread = w->nthreads++;
 	if (w->o.version >= 6) {
 		/* Thread row: RowSize, Index, OSThreadId (3), OSProcessId (2). */
 		size_t at = w->thr.len;
@@ -402,18 +413,48 @@ static int meta_record(struct nt_writer *w, uint32_t id, const struct ntw_meta_k
 	return 0;
 }
 
+/* A key's provider, id, version, level and opcode in one word. */
+static inline uint64_t key_word(unsigned provider, unsigned id, unsigned version, unsigned level,
+				unsigned opcode)
+{
+	return (uint64_t)provider | (uint64_t)id << 8 | (uint64_t)version << 24 |
+	       (uint64_t)level << 32 | (uint64_t)opcode << 40;
+}
+
+/* Whether k is its spec event's key unchanged (no mutator touched it). */
+static int meta_is_spec(const struct ntw_meta_key *k)
+{
+	const struct gcspec_event *ev;
+
+	if (k->spec_event >= GCSPEC_NEVENTS)
+		return 0;
+	ev = &gcspec_events[k->spec_event];
+	return k->provider == ev->provider && k->id == ev->id && k->version == ev->version &&
+	       k->level == ev->level && k->opcode == ev->opcode && k->keywords == ev->keywords;
+}
+
 static int meta_id_of(struct nt_writer *w, const struct ntw_meta_key *k, uint32_t *id)
 {
-	uint64_t h = meta_hash(k);
+	int spec = meta_is_spec(k);
+	uint64_t h;
 	uint32_t i;
 
+	if (spec && w->meta_of_spec[k->spec_event]) {
+		*id = w->meta_of_spec[k->spec_event];
+		return 0;
+	}
+	h = meta_hash(k);
 	if (map_get(&w->meta_map, h, &i) && meta_equal(&w->metas[i].key, k)) {
 		*id = w->metas[i].id;
+		if (spec)
+			w->meta_of_spec[k->spec_event] = *id;
 		return 0;
 	}
 	for (size_t j = 0; j < w->nmetas; j++) /* a hash collision: rare */
 		if (meta_equal(&w->metas[j].key, k)) {
 			*id = w->metas[j].id;
+			if (spec)
+				w->meta_of_spec[k->spec_event] = *id;
 			return 0;
 		}
 	if (w->nmetas == w->capmetas) {
@@ -433,6 +474,8 @@ static int meta_id_of(struct nt_writer *w, const struct ntw_meta_key *k, uint32_
 	w->nmetas++;
 	w->nmeta_pending++;
 	*id = w->next_meta_id++;
+	if (spec)
+		w->meta_of_spec[k->spec_event] = *id;
 	return 0;
 }
 
@@ -477,14 +520,42 @@ static int stack_id_of(struct nt_writer *w, uint32_t stream_id, uint32_t *id)
 
 /* --- events ---------------------------------------------------------------------- */
 
+/* Append v as a varuint at p (room checked by the caller, one byte more
+ * than the encoding needs); returns the end. */
+static inline uint8_t *put_varuint(uint8_t *p, uint64_t v)
+{
+	/* One or two bytes without a branch between them: timestamp deltas
+	 * are either, at random, and a mispredicted branch per event costs
+	 * more than the second store. */
+	if (v < (1u << 14)) {
+		unsigned two = v >= 0x80;
+
+		p[0] = (uint8_t)(v | two << 7);
+		p[1] = (uint8_t)(v >> 7);
+		return p + 1 + two;
+	}
+	while (v >= 0x80) {
+		*p++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (uint8_t)v;
+	return p;
+}
+
+/* The largest compressed header: flags and seven varuints. */
+#define MAX_COMPRESSED_HEADER (1 + 7 * 10)
+
 static int encode_compressed(struct nt_writer *w, const struct gen_event *e,
                              uint32_t meta, uint32_t seq, uint64_t tref,
                              uint32_t stack, int sorted)
 {
 	struct ntw_buf *b = &w->ev;
 	struct ntw_prev *p = &w->prev;
-	uint8_t flags = 0;
+	uint8_t flags = 0, *o;
 
+	/* One room check per event; the fields are then stored directly. */
+	if (ntw_reserve(b, MAX_COMPRESSED_HEADER + (size_t)e->payload_len))
+		return -1;
 	if (meta != p->meta_id)
 		flags |= 1;
 	if (seq != p->seq + 1 || tref != p->ctid || e->processor != p->proc)
@@ -497,24 +568,26 @@ static int encode_compressed(struct nt_writer *w, const struct gen_event *e,
 		flags |= 64;
 	if (e->payload_len != p->payload_len)
 		flags |= 128;
-	if (ntw_u8(b, flags))
-		return -1;
-	if ((flags & 1) && ntw_varuint(b, meta))
-		return -1;
+	o = b->data + b->len;
+	*o++ = flags;
+	if (flags & 1)
+		o = put_varuint(o, meta);
 	/* The reader adds one after the delta (the event's metadata id is not 0). */
-	if ((flags & 2) && (ntw_varuint(b, (uint32_t)(seq - p->seq - 1)) ||
-	                    ntw_varuint(b, tref) || ntw_varuint(b, e->processor)))
-		return -1;
-	if ((flags & 4) && ntw_varuint(b, tref))
-		return -1;
-	if ((flags & 8) && ntw_varuint(b, stack))
-		return -1;
-	if (ntw_varuint(b, e->timestamp - p->ts))
-		return -1;
-	if ((flags & 128) && ntw_varuint(b, e->payload_len))
-		return -1;
-	if (ntw_bytes(b, e->payload, e->payload_len))
-		return -1;
+	if (flags & 2) {
+		o = put_varuint(o, (uint32_t)(seq - p->seq - 1));
+		o = put_varuint(o, tref);
+		o = put_varuint(o, e->processor);
+	}
+	if (flags & 4)
+		o = put_varuint(o, tref);
+	if (flags & 8)
+		o = put_varuint(o, stack);
+	o = put_varuint(o, e->timestamp - p->ts);
+	if (flags & 128)
+		o = put_varuint(o, e->payload_len);
+	if (e->payload_len)
+		memcpy(o, e->payload, e->payload_len);
+	b->len = (size_t)(o - b->data) + e->payload_len;
 	p->meta_id = meta;
 	p->seq = seq;
 	p->ctid = p->tid = tref;
@@ -550,10 +623,8 @@ static int encode_uncompressed(struct nt_writer *w, const struct gen_event *e,
 static int nt_event(struct gen_writer *gw, const struct gen_event *e)
 {
 	struct nt_writer *w = W(gw);
-	struct ntw_meta_key k = { e->spec_event, e->provider, e->id, e->version,
-	                          e->level, e->opcode, e->keywords };
 	struct ntw_thread *t;
-	uint32_t meta, stack;
+	uint32_t meta = 0, stack;
 	uint64_t tref;
 	int sorted;
 
@@ -568,8 +639,20 @@ static int nt_event(struct gen_writer *gw, const struct gen_event *e)
 	}
 	if (e->payload_len > MAX_BLOCK_BYTES - 1024)
 		return fail(w, "event payload too large for a block");
+	/* The common case first: a spec event as the spec states it, whose
+	 * metadata is already written; one word compared, no key built. */
+	if (e->spec_event < GCSPEC_NEVENTS && e->keywords == gcspec_events[e->spec_event].keywords &&
+	    key_word(e->provider, e->id, e->version, e->level, e->opcode) == w->spec_word[e->spec_event])
+		meta = w->meta_of_spec[e->spec_event];
+	if (!meta) {
+		struct ntw_meta_key k = { e->spec_event, e->provider, e->id, e->version,
+		                          e->level, e->opcode, e->keywords };
+
+		if (meta_id_of(w, &k, &meta))
+			return fail(w, "out of memory");
+	}
 	t = thread_of(w, e->thread_id);
-	if (!t || meta_id_of(w, &k, &meta) || stack_id_of(w, e->stack_id, &stack))
+	if (!t || stack_id_of(w, e->stack_id, &stack))
 		return fail(w, "out of memory");
 	t->seq++;
 	tref = w->o.version >= 6 ? t->index : t->tid;
@@ -712,6 +795,44 @@ static void nt_destroy(struct gen_writer *gw)
 	free(w);
 }
 
+/* gcgen --writer-option: the layout choices a runtime does not make but the
+ * format allows (small blocks, frequent sequence points, uncompressed
+ * headers, all metadata first), for files that exercise readers. */
+static int nt_option(struct gen_writer *gw, const char *key, const char *value)
+{
+	struct nt_writer *w = W(gw);
+	char *end;
+	unsigned long v = strtoul(value, &end, 0);
+
+	/* snprintf, not gen_writer_fail: this module links without the writer table. */
+	if (strcmp(key, "block-bytes") && strcmp(key, "sp-every") && strcmp(key, "uncompressed") &&
+	    strcmp(key, "metadata-upfront")) {
+		snprintf(gw->error, sizeof gw->error, "nettrace: unknown option %s (block-bytes, "
+			 "sp-every, uncompressed, metadata-upfront)", key);
+		return -1;
+	}
+	if (!*value || *end || *value == '-') {
+		snprintf(gw->error, sizeof gw->error, "nettrace: option %s wants a number, not '%s'",
+			 key, value);
+		return -1;
+	}
+	if (strcmp(key, "block-bytes") == 0 && v >= 1 && v <= MAX_BLOCK_BYTES)
+		w->o.block_bytes = (uint32_t)v;
+	else if (strcmp(key, "sp-every") == 0 && v <= 0xFFFFFFFFul)
+		w->o.sp_every = (uint32_t)v;
+	else if (strcmp(key, "uncompressed") == 0 && v <= 1)
+		w->o.uncompressed = (int)v;
+	else if (strcmp(key, "metadata-upfront") == 0 && v <= 1)
+		w->o.metadata_upfront = (int)v;
+	else {
+		snprintf(gw->error, sizeof gw->error, "nettrace: %s=%s is out of range "
+			 "(block-bytes=1..%u, sp-every=N, uncompressed=0|1, metadata-upfront=0|1)",
+			 key, value, MAX_BLOCK_BYTES);
+		return -1;
+	}
+	return 0;
+}
+
 struct gen_writer *gen_nettrace_new(const struct gen_nettrace_opts *opts)
 {
 	struct nt_writer *w = calloc(1, sizeof *w);
@@ -723,6 +844,11 @@ struct gen_writer *gen_nettrace_new(const struct gen_nettrace_opts *opts)
 		w->o = *opts;
 	w->next_meta_id = 1;
 	w->next_stack_id = 1;
+	for (unsigned i = 0; i < GCSPEC_NEVENTS; i++) {
+		const struct gcspec_event *ev = &gcspec_events[i];
+
+		w->spec_word[i] = key_word(ev->provider, ev->id, ev->version, ev->level, ev->opcode);
+	}
 	return &w->base;
 }
 
@@ -751,17 +877,32 @@ static struct gen_writer *create_v5f(void) { return made(5, 1, &gen_write_nettra
 static struct gen_writer *create_v6f(void) { return made(6, 1, &gen_write_nettrace_v6_full_ops); }
 
 const struct gen_writer_ops gen_write_nettrace_v4_ops = {
-	"nettrace-v4", "EventPipe nettrace V4 (FastSerialization, no metadata tags)",
-	create_v4, nt_begin, nt_event, nt_end, nt_destroy };
+	.format = "nettrace-v4",
+	.description = "EventPipe nettrace V4 (FastSerialization, no metadata tags)",
+	.create = create_v4, .begin = nt_begin, .event = nt_event, .end = nt_end, .destroy = nt_destroy,
+	.option = nt_option,
+};
 const struct gen_writer_ops gen_write_nettrace_v5_ops = {
-	"nettrace-v5", "EventPipe nettrace V5, as .NET Core 3.0 to .NET 10 write it",
-	create_v5, nt_begin, nt_event, nt_end, nt_destroy };
+	.format = "nettrace-v5",
+	.description = "EventPipe nettrace V5, as .NET Core 3.0 to .NET 10 write it",
+	.create = create_v5, .begin = nt_begin, .event = nt_event, .end = nt_end, .destroy = nt_destroy,
+	.option = nt_option,
+};
 const struct gen_writer_ops gen_write_nettrace_v6_ops = {
-	"nettrace-v6", "EventPipe nettrace V6 (typed blocks, thread table)",
-	create_v6, nt_begin, nt_event, nt_end, nt_destroy };
+	.format = "nettrace-v6",
+	.description = "EventPipe nettrace V6 (typed blocks, thread table)",
+	.create = create_v6, .begin = nt_begin, .event = nt_event, .end = nt_end, .destroy = nt_destroy,
+	.option = nt_option,
+};
 const struct gen_writer_ops gen_write_nettrace_v5_full_ops = {
-	"nettrace-v5-full", "nettrace V5 with full metadata (event names, field lists, opcode tag)",
-	create_v5f, nt_begin, nt_event, nt_end, nt_destroy };
+	.format = "nettrace-v5-full",
+	.description = "nettrace V5 with full metadata (event names, field lists, opcode tag)",
+	.create = create_v5f, .begin = nt_begin, .event = nt_event, .end = nt_end, .destroy = nt_destroy,
+	.option = nt_option,
+};
 const struct gen_writer_ops gen_write_nettrace_v6_full_ops = {
-	"nettrace-v6-full", "nettrace V6 with full metadata (event names, field lists, opcode)",
-	create_v6f, nt_begin, nt_event, nt_end, nt_destroy };
+	.format = "nettrace-v6-full",
+	.description = "nettrace V6 with full metadata (event names, field lists, opcode)",
+	.create = create_v6f, .begin = nt_begin, .event = nt_event, .end = nt_end, .destroy = nt_destroy,
+	.option = nt_option,
+};

@@ -74,12 +74,29 @@ struct gen_writer_ops {
 	/* Finish the container; the caller closes out. */
 	int (*end)(struct gen_writer *w);
 	void (*destroy)(struct gen_writer *w);
+	/* Set a container-specific option (gcgen --writer-option KEY=VALUE)
+	 * between create() and begin(); NULL when the container has none.
+	 * Returns 0, or -1 with a message for an unknown key or bad value. */
+	int (*option)(struct gen_writer *w, const char *key, const char *value);
+	/* Directory containers (CTF) set this and leave begin NULL: the writer
+	 * creates its files in dir, an empty directory the caller made beside
+	 * the output path and renames into place when the run succeeds. The
+	 * writer copies dir if it keeps it. */
+	int (*begin_dir)(struct gen_writer *w, const char *dir, const struct gen_stream_info *info);
 };
 
 /* The writer table (gen/writer_table.c): the ops for a --format name, or
  * NULL. gen_writer_formats lists them all, NULL-terminated. */
 const struct gen_writer_ops *gen_writer_find(const char *format);
 extern const struct gen_writer_ops *const gen_writer_formats[];
+/* The CBOR model stream's writer (also gcgen --values). */
+extern const struct gen_writer_ops gen_write_model_ops;
+
+/* A writer that hands every call to a and then to b, b writing to b_out
+ * (gcgen --values: the container plus its model stream). Takes ownership
+ * of a and b (destroying the tee destroys them; on NULL, no memory, both
+ * are destroyed already); b_out stays the caller's. Options go to a. */
+struct gen_writer *gen_writer_tee(struct gen_writer *a, struct gen_writer *b, FILE *b_out);
 
 /* Record a failure in w->error (printf-style) and return -1. */
 int gen_writer_fail(struct gen_writer *w, const char *fmt, ...)

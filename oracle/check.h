@@ -27,8 +27,9 @@ enum or_kind {
 /* Where the fields the checker reads sit in each event-version (-1: absent). */
 struct or_evinfo {
 	uint8_t kind;
+	uint8_t values;  /* a rule of or_check_values() applies */
 	int8_t count, depth, type, clr, heap, amount, amount64, jointime, jointype,
-	       address, handle, numheaps, servergc;
+	       address, handle, hkind, numheaps, servergc;
 };
 
 extern struct or_evinfo or_evinfo[GCSPEC_NEVENTS];
@@ -49,8 +50,12 @@ void or_check_map(struct or_ctx *ctx, const struct or_event *ev,
                   const struct gcspec_event *spec,
                   const struct gcspec_field *f, uint64_t value, uint32_t at);
 
-/* Field rules that need several fields of one event (V004..V007). */
+/* Field rules that need several fields of one event (V004..V006). */
 void or_check_values(struct or_ctx *ctx, const struct or_event *ev,
                      const struct or_decoded *dec);
+/* Can a rule of or_check_values() apply to events with these fields? The
+ * checker calls it only for those (or_evinfo.values): a new rule there
+ * says here which events it concerns. */
+int or_values_apply(const struct or_evinfo *ei);
 
 #endif

@@ -12,12 +12,18 @@
 #include <string.h>
 
 #include "check.h"
+#include "decode_plan.h"
 #include "u64map.h"
 
 #define OR_MAX_INSTANCES 8
 #define OR_MAX_HEAPS 1024
 #define OR_OBJ_LIMIT (1u << 20)   /* live segments/handles tracked */
+/* Freed objects are remembered (to see a second free) until this many have
+ * piled up and they outnumber the live ones: then the oldest knowledge is
+ * dropped, so memory follows the live objects, not the file's length. */
+#define OR_DEAD_KEEP (1u << 12)
 #define OR_THREAD_LIMIT (1u << 16)
+#define OR_MAX_WAITERS 8            /* threads waiting to suspend */
 
 enum { LIVE = 1, DEAD = 2 };
 enum { S_IDLE, S_SUSPENDING, S_SUSPENDED, S_RESTARTING };
@@ -48,6 +54,19 @@ struct inst {
 	int susp_served;            /* a GCStart arrived inside it */
 	uint64_t susp_index, susp_offset;
 	const char *susp_name;
+	uint64_t susp_thread;       /* whose suspension is in progress */
+	/* The runtime fires GCSuspendEEBegin before it takes the suspension
+	 * lock and GCRestartEEEnd after it lets go, so other threads' begins
+	 * may arrive inside a suspension: they wait here for their
+	 * GCSuspendEEEnd. A waiter that takes over before the previous
+	 * owner's GCRestartEEEnd leaves that end owed. */
+	struct waiter {
+		uint64_t thread, index, offset;
+		uint32_t count;
+		const char *name;
+	} wait[OR_MAX_WAITERS];
+	int nwait, owed;
+	uint64_t owed_thread;
 	int fin_running, fin_seen;
 	uint32_t heaps;
 	/* The largest out-of-range heap index since the heap count was last
@@ -61,12 +80,17 @@ struct inst {
 	 * its background GC thread join separately under the same number. */
 	uint64_t join_thread[OR_MAX_HEAPS];
 	struct or_u64map *segments, *handles;
+	size_t dead_segments, dead_handles;  /* DEAD entries in each */
 };
 
 struct or_check {
 	struct inst inst[OR_MAX_INSTANCES];
 	int cur;
 	struct or_u64map *threads;
+	/* The last thread or_check_timestamp() saw and its entry in threads
+	 * (NULL after the map changed): a thread's events come in runs. */
+	uint64_t ts_thread;
+	uint64_t *ts_last;
 };
 
 struct or_evinfo or_evinfo[GCSPEC_NEVENTS];
@@ -117,8 +141,10 @@ void or_evinfo_init(void)
 		ei->jointype = idx(e, "JoinType");
 		ei->address = idx(e, "Address");
 		ei->handle = idx(e, "HandleID");
+		ei->hkind = idx(e, "Kind");
 		ei->numheaps = idx(e, "NumHeaps");
 		ei->servergc = idx(e, "ServerGC");
+		ei->values = (uint8_t)or_values_apply(ei);
 	}
 }
 
@@ -146,6 +172,7 @@ void or_check_reset(struct or_check *c)
 	}
 	c->cur = 0;
 	or_u64map_clear(c->threads);
+	c->ts_last = NULL;
 }
 
 void or_check_free(struct or_check *c)
@@ -169,6 +196,8 @@ static struct inst *instance(struct or_check *c, const struct or_evinfo *ei,
 		return &c->inst[c->cur];
 	}
 	clr = dec->v[ei->clr].u;
+	if (c->inst[c->cur].used && c->inst[c->cur].clr == clr)
+		return &c->inst[c->cur];
 	for (i = 0; i < OR_MAX_INSTANCES; i++) {
 		if (c->inst[i].used && c->inst[i].clr == clr)
 			break;
@@ -321,6 +350,15 @@ static const char *const susp_names[] = {
 	"suspended (after GCSuspendEEEnd)", "restarting (after GCRestartEEBegin)"
 };
 
+/* The slot of thread's waiting GCSuspendEEBegin, or -1. */
+static int waiter(const struct inst *in, uint64_t thread)
+{
+	for (int i = 0; i < in->nwait; i++)
+		if (in->wait[i].thread == thread)
+			return i;
+	return -1;
+}
+
 static void suspension(struct or_ctx *ctx, struct inst *in, unsigned kind,
                        const struct or_event *ev, const struct or_decoded *dec,
                        const struct or_evinfo *ei)
@@ -330,29 +368,75 @@ static void suspension(struct or_ctx *ctx, struct inst *in, unsigned kind,
 
 	in->susp_seen = 1;
 	switch (kind) {
-	case OR_K_SUSPEND_BEGIN:
+	case OR_K_SUSPEND_BEGIN: {
+		uint32_t count = (uint32_t)val(dec, ei->count, 0xFFFFFFFFu);
+
 		ctx->stats.suspensions++;
+		/* Real runtimes never write a GC suspension Count above the
+		 * latest GCStart's Count; Count 0xFFFFFFFF marks a suspension
+		 * that serves no GC. */
+		if (count != 0xFFFFFFFFu && in->has_last_count && count > in->last_count)
+			REP(GCSPEC_DIAG_S012,
+			    "this suspension's Count %u is above the Count %u of the latest GC",
+			    count, in->last_count);
+		if (in->susp != S_IDLE && ev->thread_id != in->susp_thread &&
+		    in->nwait < OR_MAX_WAITERS && waiter(in, ev->thread_id) < 0) {
+			struct waiter *w = &in->wait[in->nwait++];
+
+			w->thread = ev->thread_id;
+			w->count = count;
+			w->index = ev->index;
+			w->offset = ev->offset;
+			w->name = sym;
+			return;
+		}
 		if (in->susp != S_IDLE)
 			REP(GCSPEC_DIAG_S008,
 			    "GCSuspendEEBegin while the runtime is %s",
 			    susp_names[in->susp]);
 		in->susp = S_SUSPENDING;
-		in->susp_count = (uint32_t)val(dec, ei->count, 0xFFFFFFFFu);
-		/* Real runtimes never write a GC suspension Count above the
-		 * latest GCStart's Count; Count 0xFFFFFFFF marks a suspension
-		 * that serves no GC. */
-		if (in->susp_count != 0xFFFFFFFFu && in->has_last_count &&
-		    in->susp_count > in->last_count)
-			REP(GCSPEC_DIAG_S012,
-			    "this suspension's Count %u is above the Count %u of the latest GC",
-			    in->susp_count, in->last_count);
+		in->susp_thread = ev->thread_id;
+		in->susp_count = count;
 		in->susp_served = 0;
 		in->susp_index = ev->index;
 		in->susp_offset = ev->offset;
 		in->susp_name = sym;
 		in->just_ended = 0;
 		return;
-	case OR_K_SUSPEND_END:
+	}
+	case OR_K_SUSPEND_END: {
+		int w = waiter(in, ev->thread_id);
+
+		/* A waiter can have the lock unless another thread holds it
+		 * (suspended): once the owner has begun to restart, or when it
+		 * began to suspend but has not got the lock yet, in which case
+		 * the owner waits in its place. */
+		if (w >= 0 && in->susp != S_SUSPENDED) {
+			struct waiter won = in->wait[w];
+
+			if (in->susp == S_RESTARTING) {
+				in->owed = 1;
+				in->owed_thread = in->susp_thread;
+			}
+			if (in->susp == S_SUSPENDING) {
+				in->wait[w].thread = in->susp_thread;
+				in->wait[w].count = in->susp_count;
+				in->wait[w].index = in->susp_index;
+				in->wait[w].offset = in->susp_offset;
+				in->wait[w].name = in->susp_name;
+			} else {
+				in->wait[w] = in->wait[--in->nwait];
+			}
+			in->susp_thread = won.thread;
+			in->susp_count = won.count;
+			in->susp_index = won.index;
+			in->susp_offset = won.offset;
+			in->susp_name = won.name;
+			in->susp_served = 0;
+			in->susp = S_SUSPENDED;
+			in->just_ended = 0;
+			return;
+		}
 		if (in->susp != S_SUSPENDING) {
 			if (first)
 				REP(GCSPEC_DIAG_S026,
@@ -364,6 +448,7 @@ static void suspension(struct or_ctx *ctx, struct inst *in, unsigned kind,
 		}
 		in->susp = S_SUSPENDED;
 		return;
+	}
 	case OR_K_RESTART_BEGIN:
 		if (in->susp != S_SUSPENDED) {
 			if (first)
@@ -377,6 +462,10 @@ static void suspension(struct or_ctx *ctx, struct inst *in, unsigned kind,
 		in->susp = S_RESTARTING;
 		return;
 	case OR_K_RESTART_END:
+		if (in->owed && ev->thread_id == in->owed_thread) {
+			in->owed = 0;
+			return;
+		}
 		if (in->susp != S_RESTARTING) {
 			if (first)
 				REP(GCSPEC_DIAG_S026,
@@ -392,9 +481,9 @@ static void suspension(struct or_ctx *ctx, struct inst *in, unsigned kind,
 }
 
 /* Track a live object (segment, handle); `create` says which way. */
-static void object(struct or_ctx *ctx, struct or_u64map **mapp, int create,
-                   uint64_t key, const struct or_event *ev, const char *sym,
-                   unsigned code_twice, const char *what)
+static void object(struct or_ctx *ctx, struct or_u64map **mapp, size_t *dead,
+                   int create, uint64_t key, const struct or_event *ev,
+                   const char *sym, unsigned code_twice, const char *what)
 {
 	uint64_t *st;
 
@@ -405,10 +494,13 @@ static void object(struct or_ctx *ctx, struct or_u64map **mapp, int create,
 		if (st && *st == LIVE)
 			REP(code_twice, "%s 0x%llx is created again while it is live",
 			    what, (unsigned long long)key);
+		if (st && *st == DEAD)
+			(*dead)--;
 		if (or_u64map_put(*mapp, key, LIVE) == 0)
 			return;
 		/* Full: forget the dead ones; if still full, stop tracking. */
 		or_u64map_drop_value(*mapp, DEAD);
+		*dead = 0;
 		or_u64map_put(*mapp, key, LIVE);
 		return;
 	}
@@ -416,12 +508,51 @@ static void object(struct or_ctx *ctx, struct or_u64map **mapp, int create,
 	if (st && *st == DEAD)
 		REP(code_twice, "%s 0x%llx is freed a second time", what,
 		    (unsigned long long)key);
-	if (st)
+	if (st) {
+		if (*st != DEAD)
+			(*dead)++;
 		*st = DEAD;
-	else if (or_u64map_put(*mapp, key, DEAD)) {
+	} else if (or_u64map_put(*mapp, key, DEAD) == 0) {
+		(*dead)++;
+	} else {
 		or_u64map_drop_value(*mapp, DEAD);
-		or_u64map_put(*mapp, key, DEAD);
+		*dead = 0;
+		if (or_u64map_put(*mapp, key, DEAD) == 0)
+			*dead = 1;
 	}
+	if (*dead > OR_DEAD_KEEP && *dead > or_u64map_count(*mapp) - *dead) {
+		or_u64map_drop_value(*mapp, DEAD);
+		*dead = 0;
+	}
+}
+
+/* SetGCHandle is fired on every store into a handle, not only when it is
+ * made (the runtime's HndAssignHandle, HndFirstAssignHandle and interlocked
+ * exchange log it too), so a set on a live handle is normal. What cannot
+ * change while a handle lives is its kind: the runtime reads it from the
+ * handle's block, which keeps one type until all its handles are freed. A
+ * live handle's value is LIVE plus its kind shifted past the state bits. */
+static void handle_set(struct or_ctx *ctx, struct or_u64map **mapp, size_t *dead,
+                       uint64_t key, uint64_t kind, const struct or_event *ev,
+                       const char *sym)
+{
+	uint64_t *st, live = LIVE | (kind << 2);
+
+	if (!*mapp && !(*mapp = or_u64map_new(OR_OBJ_LIMIT)))
+		return;
+	st = or_u64map_get(*mapp, key);
+	if (st && (*st & 3) == LIVE && *st != live)
+		REP(GCSPEC_DIAG_S019, "handle 0x%llx is set as kind %llu while it is live as kind %llu",
+		    (unsigned long long)key, (unsigned long long)kind,
+		    (unsigned long long)(*st >> 2));
+	if (st && *st == DEAD)
+		(*dead)--;
+	if (or_u64map_put(*mapp, key, live) == 0)
+		return;
+	/* Full: forget the dead ones; if still full, stop tracking. */
+	or_u64map_drop_value(*mapp, DEAD);
+	*dead = 0;
+	or_u64map_put(*mapp, key, live);
 }
 
 static void join(struct or_ctx *ctx, struct inst *in, const struct or_event *ev,
@@ -463,24 +594,40 @@ static void join(struct or_ctx *ctx, struct inst *in, const struct or_event *ev,
 /* Per-thread order is a property of the file: a thread writes its events in
  * order, so this runs in file order, before a container that groups events by
  * thread (nettrace) has them sorted by time, which would hide the fault. */
-void or_check_timestamp(struct or_ctx *ctx, const struct or_event *ev)
+OR_COLD static void timestamp_back(struct or_ctx *ctx, const struct or_event *ev,
+                                   uint64_t last)
 {
-	struct or_check *c = ctx->check;
 	const struct gcspec_event *spec = ev->provider >= 0
 		? gcspec_lookup((unsigned)ev->provider, ev->id, ev->version) : NULL;
 	const char *sym = spec ? spec->symbol : NULL;
-	uint64_t *last = or_u64map_get(c->threads, ev->thread_id);
 
+	REP(GCSPEC_DIAG_S023,
+	    "timestamp %llu is earlier than the previous event's %llu on thread %llu",
+	    (unsigned long long)ev->timestamp, (unsigned long long)last,
+	    (unsigned long long)ev->thread_id);
+}
+
+void or_check_timestamp(struct or_ctx *ctx, const struct or_event *ev)
+{
+	struct or_check *c = ctx->check;
+	uint64_t *last = c->ts_last && c->ts_thread == ev->thread_id
+		? c->ts_last : or_u64map_get(c->threads, ev->thread_id);
+
+	/* Thread id 0 is no thread: the runtime writes it for threads it no
+	 * longer knows by OS id (a terminating thread clearing its handles,
+	 * seen in real .NET 10 traces), so several threads' events share it
+	 * and their timestamps interleave. */
+	if (ev->thread_id == 0)
+		return;
 	if (last) {
 		if (ev->timestamp < *last)
-			REP(GCSPEC_DIAG_S023,
-			    "timestamp %llu is earlier than the previous event's %llu on thread %llu",
-			    (unsigned long long)ev->timestamp,
-			    (unsigned long long)*last,
-			    (unsigned long long)ev->thread_id);
+			timestamp_back(ctx, ev, *last);
 		*last = ev->timestamp;
+		c->ts_thread = ev->thread_id;
+		c->ts_last = last;
 		return;
 	}
+	c->ts_last = NULL; /* the map may move */
 	if (or_u64map_put(c->threads, ev->thread_id, ev->timestamp)) {
 		or_u64map_clear(c->threads); /* too many threads: start over */
 		or_u64map_put(c->threads, ev->thread_id, ev->timestamp);
@@ -534,7 +681,8 @@ void or_check_event(struct or_ctx *ctx, const struct or_event *ev,
 		return;
 	ei = &or_evinfo[dec->spec - gcspec_events];
 	in = instance(c, ei, dec);
-	or_check_values(ctx, ev, dec);
+	if (ei->values)
+		or_check_values(ctx, ev, dec);
 	heap_index(in, ev, dec, ei);
 	switch (ei->kind) {
 	case OR_K_GCSTART:
@@ -579,19 +727,23 @@ void or_check_event(struct or_ctx *ctx, const struct or_event *ev,
 		break;
 	case OR_K_SEG_CREATE: case OR_K_SEG_FREE:
 		if (ei->address >= 0 && (unsigned)ei->address < dec->nvalid)
-			object(ctx, &in->segments, ei->kind == OR_K_SEG_CREATE,
+			object(ctx, &in->segments, &in->dead_segments,
+			       ei->kind == OR_K_SEG_CREATE,
 			       dec->v[ei->address].u, ev, sym,
 			       ei->kind == OR_K_SEG_CREATE ? GCSPEC_DIAG_S017
 			                                   : GCSPEC_DIAG_S018,
 			       "segment");
 		break;
-	case OR_K_HANDLE_SET: case OR_K_HANDLE_DESTROY:
+	case OR_K_HANDLE_SET:
+		if (ei->handle >= 0 && (unsigned)ei->handle < dec->nvalid &&
+		    ei->hkind >= 0 && (unsigned)ei->hkind < dec->nvalid)
+			handle_set(ctx, &in->handles, &in->dead_handles, dec->v[ei->handle].u,
+			           dec->v[ei->hkind].u, ev, sym);
+		break;
+	case OR_K_HANDLE_DESTROY:
 		if (ei->handle >= 0 && (unsigned)ei->handle < dec->nvalid)
-			object(ctx, &in->handles, ei->kind == OR_K_HANDLE_SET,
-			       dec->v[ei->handle].u, ev, sym,
-			       ei->kind == OR_K_HANDLE_SET ? GCSPEC_DIAG_S019
-			                                   : GCSPEC_DIAG_S020,
-			       "handle");
+			object(ctx, &in->handles, &in->dead_handles, 0,
+			       dec->v[ei->handle].u, ev, sym, GCSPEC_DIAG_S020, "handle");
 		break;
 	case OR_K_FIN_BEGIN:
 		if (in->fin_running)
@@ -633,10 +785,11 @@ void or_check_end(struct or_ctx *ctx, uint64_t next_index, uint64_t offset)
 				          "the trace ends inside GC %u (ClrInstanceID %llu): its GCStart has no GCEnd",
 				          in->gc[g].count, (unsigned long long)in->clr);
 		heap_count_shown(ctx, in);
-		if (in->susp != S_IDLE)
+		if (in->susp != S_IDLE || in->nwait)
 			or_report(ctx, GCSPEC_DIAG_S025, next_index, offset, NULL,
 			          "the trace ends while the runtime is %s (ClrInstanceID %llu)",
-			          susp_names[in->susp], (unsigned long long)in->clr);
+			          susp_names[in->susp != S_IDLE ? in->susp : S_SUSPENDING],
+			          (unsigned long long)in->clr);
 	}
 	or_check_reset(c);
 }

@@ -36,6 +36,13 @@ void or_check_map(struct or_ctx *ctx, const struct or_event *ev,
 	          m->open ? "open" : "closed", m->name);
 }
 
+int or_values_apply(const struct or_evinfo *ei)
+{
+	return (ei->amount >= 0 && ei->amount64 >= 0) ||
+	       ((ei->kind == OR_K_GCSTART || ei->kind == OR_K_GCEND) &&
+	        ei->depth >= 0);
+}
+
 void or_check_values(struct or_ctx *ctx, const struct or_event *ev,
                      const struct or_decoded *dec)
 {

@@ -10,12 +10,14 @@
 
 #include "check.h"
 #include "decode.h"
+#include "decode_plan.h"
 
 struct dstate {
 	struct or_ctx *ctx;            /* NULL: silent */
 	const struct or_event *ev;
 	const struct gcspec_event *spec;
 	const struct gcspec_field *f;
+	const struct or_pfield *pf;    /* the plan, indexed like f */
 	const uint8_t *p;
 	uint32_t len;
 	unsigned psize;
@@ -25,12 +27,16 @@ struct dstate {
 
 uint64_t or_le(const uint8_t *p, unsigned width)
 {
-	uint8_t b[8] = { 0 };
 	uint64_t v = 0;
 
-	memcpy(b, p, width);
-	for (unsigned i = width; i-- > 0;)
-		v = v << 8 | b[i];
+	switch (width) {
+	case 1: return p[0];
+	case 2: return or_ld16(p);
+	case 4: return or_ld32(p);
+	case 8: return or_ld64(p);
+	}
+	for (unsigned i = width < 8 ? width : 8; i-- > 0;)
+		v = v << 8 | p[i];
 	return v;
 }
 
@@ -90,23 +96,44 @@ static const char *fname(const struct dstate *d, unsigned i, char *buf,
 	        (d)->ev->payload_offset + (pos), (d)->spec->symbol, __VA_ARGS__); \
 	} while (0)
 
-static int utf16_valid(const uint8_t *s, uint32_t n, uint32_t *bad)
+/* Find the NUL terminator of the UTF-16LE string at s[0..n) and check its
+ * surrogates on the way. Returns the string's length in bytes (without the
+ * terminator) or n when there is none; *bad is the offset of the first
+ * unpaired surrogate, or UINT32_MAX. */
+static uint32_t utf16_scan(const uint8_t *s, uint32_t n, uint32_t *bad)
 {
-	for (uint32_t k = 0; k < n; k += 2) {
-		unsigned u = (unsigned)or_le(s + k, 2);
-		if (u >= 0xD800 && u <= 0xDBFF) {
-			unsigned lo = k + 3 < n ? (unsigned)or_le(s + k + 2, 2) : 0;
-			if (lo < 0xDC00 || lo > 0xDFFF) {
-				*bad = k;
-				return 0;
-			}
-			k += 2;
-		} else if (u >= 0xDC00 && u <= 0xDFFF) {
-			*bad = k;
-			return 0;
-		}
+	uint32_t k;
+
+	*bad = UINT32_MAX;
+	/* Four code units at a time while none is 0 or a surrogate: a lane
+	 * is zero exactly when the borrow test below sets its top bit. */
+	for (k = 0; k + 8 <= n; k += 8) {
+		const uint64_t ones = 0x0001000100010001ULL, tops = 0x8000800080008000ULL;
+		uint64_t x = or_ld64(s + k);
+		uint64_t y = (x ^ 0xD800D800D800D800ULL) & 0xF800F800F800F800ULL;
+		if ((((x - ones) & ~x) | ((y - ones) & ~y)) & tops)
+			break;
 	}
-	return 1;
+	for (; k + 1 < n; k += 2) {
+		unsigned u = (unsigned)or_ld16(s + k);
+		if (u == 0)
+			return k;
+		if (u - 0xD800u >= 0x800u)
+			continue;
+		if (*bad != UINT32_MAX)
+			continue;
+		if (u <= 0xDBFF) {
+			/* A high surrogate needs a low one next; the string's
+			 * terminator or end does not count as one. */
+			unsigned lo = k + 3 < n ? (unsigned)or_ld16(s + k + 2) : 0;
+			if (lo >= 0xDC00 && lo <= 0xDFFF) {
+				k += 2;
+				continue;
+			}
+		}
+		*bad = k;
+	}
+	return n;
 }
 
 /* Decode the non-struct field i at *pos into v[i]. Returns 0 or -1. */
@@ -150,11 +177,8 @@ static int dec_field(struct dstate *d, unsigned i, uint32_t *pos,
 		return 0;
 	}
 	if (f->type == GCSPEC_UNICODE_STRING) {
-		uint32_t k, bad;
-		for (k = at; k + 1 < d->len; k += 2)
-			if (d->p[k] == 0 && d->p[k + 1] == 0)
-				break;
-		if (k + 1 >= d->len) {
+		uint32_t bad, k = utf16_scan(d->p + at, rem, &bad);
+		if (k + 1 >= rem) {
 			if (rem % 2)
 				REPORT(d, GCSPEC_DIAG_P005, at,
 				       "UnicodeString '%s' at payload offset %u is cut after %u bytes, an odd number, without its NUL terminator",
@@ -165,18 +189,18 @@ static int dec_field(struct dstate *d, unsigned i, uint32_t *pos,
 				       fname(d, i, nb, sizeof nb), at, rem);
 			return -1;
 		}
-		v[i].len = k - at;
-		if (!utf16_valid(d->p + at, k - at, &bad)) {
+		v[i].len = k;
+		if (bad != UINT32_MAX) {
 			REPORT(d, GCSPEC_DIAG_P004, at + bad,
 			       "UnicodeString '%s' holds an unpaired surrogate 0x%04x at payload offset %u",
 			       fname(d, i, nb, sizeof nb),
-			       (unsigned)or_le(d->p + at + bad, 2), at + bad);
+			       (unsigned)or_ld16(d->p + at + bad), at + bad);
 			/* or_decode carries on past a bad string, so walking the
 			 * elements of a struct it accepted must too. */
 			if (d->exact)
 				return -1;
 		}
-		*pos = k + 2;
+		*pos = at + k + 2;
 		return 0;
 	}
 	if (f->type == GCSPEC_ANSI_STRING) {
@@ -213,41 +237,47 @@ static uint32_t align_up(uint32_t x, unsigned a)
 	return a > 1 ? (x + a - 1) / a * a : x;
 }
 
-/* Smallest element of a struct array. With natural layout (the runtime
- * copying C structs) every member sits at a multiple of its width and the
- * element is padded to its widest member. */
-static uint32_t member_min_size(const struct gcspec_field *f, unsigned n,
-                                unsigned psize, int natural)
+/* The rules on a fixed field's value (Boolean 0/1, value map), in the
+ * order dec_field applies them. Kept out of line: most fields have none. */
+OR_COLD static void fixed_rules(struct dstate *d, unsigned i, uint32_t at, uint64_t u)
 {
-	uint32_t s = 0;
-	unsigned widest = 1;
+	const struct or_pfield *pf = &d->pf[i];
 
-	for (unsigned k = 0; k < n; k++) {
-		unsigned w = or_type_width(f[k].type, psize);
-		if (w) {
-			if (natural)
-				s = align_up(s, w);
-			s += w;
-			if (w > widest)
-				widest = w;
-		} else if (f[k].type == GCSPEC_UNICODE_STRING)
-			s += 2;
-		else if (f[k].type == GCSPEC_ANSI_STRING)
-			s += 1;
+	if (d->f[i].type == GCSPEC_BOOLEAN && u > 1) {
+		char nb[96];
+		REPORT(d, GCSPEC_DIAG_P009, at,
+		       "Boolean field '%s' holds %llu; a Boolean is 0 or 1",
+		       fname(d, i, nb, sizeof nb), (unsigned long long)u);
 	}
-	if (natural)
-		s = align_up(s, widest);
-	return s ? s : 1;
+	if (d->ctx && !or_plan_map_ok(pf, u))
+		or_check_map(d->ctx, d->ev, d->spec, &d->f[i], u, at);
+}
+
+/* A fixed-width field whose bytes are known to be present (plan path):
+ * the same value and diagnostics as dec_field. */
+static OR_HOT_INLINE void dec_fixed(struct dstate *d, unsigned i, uint32_t at,
+                             struct or_val *v)
+{
+	const struct or_pfield *pf = &d->pf[i];
+	uint64_t u = or_plan_load(pf->op, d->p + at);
+
+	v[i].u = u;
+	v[i].off = at;
+	v[i].len = pf->width;
+	if (pf->rules)
+		fixed_rules(d, i, at, u);
 }
 
 static int dec_struct(struct dstate *d, unsigned i, uint32_t *pos,
                       struct or_val *v)
 {
 	const struct gcspec_field *f = &d->f[i];
+	const struct or_pfield *pf = &d->pf[i];
 	uint64_t count = f->size_field >= 0 ? v[f->size_field].u : 0;
 	uint32_t at = *pos, rem = d->len - at;
 	int natural = f->natural_layout;
-	uint32_t min = member_min_size(f + 1, f->nmembers, d->psize, natural);
+	uint32_t min = pf->esize ? pf->esize
+	             : or_member_min_size(f + 1, f->nmembers, d->psize, natural);
 	int rc = 0;
 
 	v[i].off = at;
@@ -260,6 +290,23 @@ static int dec_struct(struct dstate *d, unsigned i, uint32_t *pos,
 		       f->size_field >= 0 ? d->f[f->size_field].name : "?",
 		       (unsigned long long)count, min, rem);
 		return -1;
+	}
+	if (pf->esize) {
+		/* Every member has a fixed width: elements are min bytes each
+		 * and all of them are present. Members keep the last element's
+		 * values; earlier elements are read only when a member has a
+		 * rule to check. */
+		uint64_t e = (pf->echeck && d->ctx) || count == 0 ? 0 : count - 1;
+		for (; e < count; e++) {
+			uint32_t es = at + (uint32_t)e * min;
+			d->elem = (long)e;
+			for (unsigned k = 1; k <= f->nmembers; k++)
+				dec_fixed(d, i + k, es + d->pf[i + k].rel, v);
+		}
+		d->elem = -1;
+		*pos = at + (uint32_t)count * min;
+		v[i].len = *pos - at;
+		return 0;
 	}
 	for (uint64_t e = 0; e < count && rc == 0; e++) {
 		uint32_t es = *pos;
@@ -283,13 +330,25 @@ static int dec_all(struct dstate *d, struct or_val *v, unsigned *nvalid,
                    uint32_t *end)
 {
 	uint32_t pos = 0;
-	unsigned i;
+	unsigned i, n = d->spec->nfields;
 
-	for (i = 0; i < d->spec->nfields; i++) {
+	for (i = 0; i < n;) {
 		const struct gcspec_field *f = &d->f[i];
+		const struct or_pfield *pf = &d->pf[i];
 		int rc;
-		if (f->is_member)
+		if (f->is_member) {
+			i++;
 			continue;
+		}
+		/* A run of fixed-width fields that is wholly present: one
+		 * bounds check for all of them. */
+		if (pf->run && d->len - pos >= pf->run_size) {
+			unsigned last = i + pf->run;
+			for (; i < last; i++)
+				dec_fixed(d, i, pos + d->pf[i].rel, v);
+			pos += pf->run_size;
+			continue;
+		}
 		rc = f->type == GCSPEC_STRUCT ? dec_struct(d, i, &pos, v)
 		                              : dec_field(d, i, &pos, v);
 		if (rc) {
@@ -297,17 +356,26 @@ static int dec_all(struct dstate *d, struct or_val *v, unsigned *nvalid,
 			*end = pos;
 			return -1;
 		}
+		i++;
 	}
 	*nvalid = i;
 	*end = pos;
 	return 0;
 }
 
+static const struct or_pfield *plan_for(const struct gcspec_event *spec,
+                                        unsigned psize)
+{
+	or_plan_init();
+	return &or_plans[psize == 4 ? 0 : 1][spec->first_field];
+}
+
 int or_decode_fits(const struct gcspec_event *spec, const uint8_t *payload,
                    uint32_t len, unsigned pointer_size)
 {
 	struct dstate d = { NULL, NULL, spec, gcspec_event_fields(spec),
-	                    payload, len, pointer_size, -1, 1 };
+	                    plan_for(spec, pointer_size), payload, len,
+	                    pointer_size, -1, 1 };
 	struct or_val v[OR_MAX_FIELDS];
 	unsigned n;
 	uint32_t end;
@@ -335,37 +403,88 @@ static void check_other_versions(struct dstate *d)
 	}
 }
 
+/* The payload is longer than its template (P002), or does not fit it:
+ * say so, and whether it fits another version exactly. */
+OR_COLD static void misfit(struct dstate *d, int rc, uint32_t end)
+{
+	const struct gcspec_event *spec = d->spec;
+
+	if (rc == 0 && end < d->len) {
+		unsigned last = spec->nfields;
+		while (last > 0 && d->f[last - 1].is_member)
+			last--;
+		REPORT(d, GCSPEC_DIAG_P002, end,
+		       "payload has %u bytes after the last field '%s' of %s (template ends at payload offset %u); the known prefix was decoded",
+		       d->len - end, last ? d->f[last - 1].name : "(none)",
+		       spec->symbol, end);
+	}
+	check_other_versions(d);
+}
+
+/* The rules and the misfit of a whole-run event, with the state the
+ * field-by-field path has (kept out of the fast loop). */
+OR_COLD static void whole_run_rules(struct or_ctx *ctx, const struct or_event *ev,
+                                    const struct gcspec_event *spec,
+                                    const struct or_pfield *pf, unsigned psize,
+                                    const struct or_val *v, unsigned from)
+{
+	struct dstate d = { ctx, ev, spec, gcspec_event_fields(spec), pf,
+	                    ev->payload, ev->payload_len, psize, -1, 0 };
+	unsigned n = spec->nfields;
+
+	for (unsigned i = from; i < n; i++)
+		if (pf[i].rules)
+			fixed_rules(&d, i, v[i].off, v[i].u);
+	if (d.len > pf[0].run_size)
+		misfit(&d, 0, pf[0].run_size);
+}
+
 int or_decode(struct or_ctx *ctx, const struct or_event *ev,
               const struct gcspec_event *spec, struct or_decoded *out)
 {
-	struct dstate d = { ctx, ev, spec, gcspec_event_fields(spec),
-	                    ev->payload, ev->payload_len,
-	                    ctx->info.pointer_size == 4 ? 4u : 8u, -1, 0 };
+	unsigned psize = ctx->info.pointer_size == 4 ? 4u : 8u;
+	const struct or_pfield *pf = plan_for(spec, psize);
+	unsigned n = spec->nfields;
 	uint32_t end;
 	int rc;
 
 	out->spec = spec;
 	out->payload = ev->payload;
 	out->payload_len = ev->payload_len;
-	out->pointer_size = (uint8_t)d.psize;
-	if (spec->nfields > OR_MAX_FIELDS) { /* guarded by a test on the tables */
+	out->pointer_size = (uint8_t)psize;
+	if (n > OR_MAX_FIELDS) { /* guarded by a test on the tables */
 		out->nvalid = 0;
 		out->complete = 0;
 		return -1;
 	}
-	rc = dec_all(&d, out->v, &out->nvalid, &end);
-	out->complete = rc == 0;
-	if (rc == 0 && end < d.len) {
-		unsigned last = spec->nfields;
-		while (last > 0 && d.f[last - 1].is_member)
-			last--;
-		REPORT(&d, GCSPEC_DIAG_P002, end,
-		       "payload has %u bytes after the last field '%s' of %s (template ends at payload offset %u); the known prefix was decoded",
-		       d.len - end, last ? d.f[last - 1].name : "(none)",
-		       spec->symbol, end);
+	/* Most GC events: every field fixed, all of them present. Values
+	 * first; the rules (value maps, Booleans) and a longer payload go
+	 * out of line, in field order. */
+	if (n && pf[0].run == n && ev->payload_len >= pf[0].run_size) {
+		const uint8_t *p = ev->payload;
+		unsigned rules = 0;
+		for (unsigned i = 0; i < n; i++) {
+			uint64_t u = or_plan_load(pf[i].op, p + pf[i].rel);
+			out->v[i].u = u;
+			out->v[i].off = pf[i].rel;
+			out->v[i].len = pf[i].width;
+			if (pf[i].rules && !or_plan_rules_ok(&pf[i], u))
+				rules = 1;
+		}
+		out->nvalid = n;
+		out->complete = 1;
+		if (rules || ev->payload_len > pf[0].run_size)
+			whole_run_rules(ctx, ev, spec, pf, psize, out->v, 0);
+		return 0;
 	}
-	if (rc != 0 || end < d.len)
-		check_other_versions(&d);
+	{
+		struct dstate d = { ctx, ev, spec, gcspec_event_fields(spec), pf,
+		                    ev->payload, ev->payload_len, psize, -1, 0 };
+		rc = dec_all(&d, out->v, &out->nvalid, &end);
+		out->complete = rc == 0;
+		if (rc != 0 || end < d.len)
+			misfit(&d, rc, end);
+	}
 	return rc;
 }
 
@@ -373,11 +492,25 @@ int or_struct_element(const struct or_decoded *dec, unsigned sf, uint32_t *pos,
                       struct or_val *vals)
 {
 	struct dstate d = { NULL, NULL, dec->spec, gcspec_event_fields(dec->spec),
-	                    dec->payload, dec->payload_len, dec->pointer_size, -1, 0 };
+	                    plan_for(dec->spec, dec->pointer_size), dec->payload,
+	                    dec->payload_len, dec->pointer_size, -1, 0 };
 
 	uint32_t es = *pos;
 	int natural = d.f[sf].natural_layout;
 
+	/* Members of fixed widths: read each at its place in the element. */
+	if (d.pf[sf].esize) {
+		if (es > d.len || d.len - es < d.pf[sf].esize)
+			return -1;
+		for (unsigned k = 1; k <= d.f[sf].nmembers; k++) {
+			const struct or_pfield *pf = &d.pf[sf + k];
+			vals[sf + k].u = or_plan_load(pf->op, d.p + es + pf->rel);
+			vals[sf + k].off = es + pf->rel;
+			vals[sf + k].len = pf->width;
+		}
+		*pos = es + d.pf[sf].esize;
+		return 0;
+	}
 	/* The same element layout as dec_struct: aligned members, padded end. */
 	for (unsigned k = 1; k <= d.f[sf].nmembers; k++) {
 		if (natural)
@@ -386,6 +519,6 @@ int or_struct_element(const struct or_decoded *dec, unsigned sf, uint32_t *pos,
 			return -1;
 	}
 	if (natural)
-		*pos = es + member_min_size(&d.f[sf + 1], d.f[sf].nmembers, d.psize, 1);
+		*pos = es + or_member_min_size(&d.f[sf + 1], d.f[sf].nmembers, d.psize, 1);
 	return 0;
 }

@@ -37,6 +37,10 @@ void or_report_to(struct or_diag_sink *s, unsigned code, uint64_t event,
 	d.offset = offset;
 	d.name = name;
 	d.message = s->buf;
+	d.file = NULL;
+	d.file_offset = offset;
+	if (s->locate && !(d.file = s->locate(s->locate_arg, offset, &d.file_offset)))
+		d.file_offset = offset;
 	s->emit(s->emit_arg, &d);
 }
 

@@ -29,6 +29,10 @@ struct or_diag {
 	uint64_t offset;        /* byte offset in the file */
 	const char *name;       /* event symbol or NULL */
 	const char *message;
+	/* Directory containers (CTF): the file of the directory the offset is
+	 * in and the offset in that file; NULL and `offset` for one-file input. */
+	const char *file;
+	uint64_t file_offset;
 };
 
 struct or_diag_sink {
@@ -37,6 +41,10 @@ struct or_diag_sink {
 	uint64_t by_severity[3];
 	void (*emit)(void *arg, const struct or_diag *d); /* may be NULL */
 	void *emit_arg;
+	/* Set by a directory container's reader while it is open: the file a
+	 * trace offset is in (NULL if none) and the offset in that file. */
+	const char *(*locate)(void *arg, uint64_t offset, uint64_t *file_offset);
+	void *locate_arg;
 	char buf[1024];
 };
 

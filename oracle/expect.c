@@ -35,7 +35,7 @@ int or_expect_load(struct or_expect *x, const char *path)
 		return -1;
 	}
 	while (fgets(line, sizeof line, f)) {
-		const char *c, *e, *m, *o;
+		const char *c, *e, *m, *o, *fl;
 		char code[16];
 		size_t k = 0;
 		lineno++;
@@ -44,6 +44,7 @@ int or_expect_load(struct or_expect *x, const char *path)
 		c = find_key(line, "code");
 		e = find_key(line, "event");
 		o = find_key(line, "offset");
+		fl = find_key(line, "file");
 		if (!c || *c != '"') {
 			fprintf(stderr, "gcoracle: %s:%zu: not an expectation line\n",
 			        path, lineno);
@@ -68,7 +69,15 @@ int or_expect_load(struct or_expect *x, const char *path)
 		x->want[x->nwant].code = or_diag_lookup(code);
 		x->want[x->nwant].event = e ? strtoull(e, NULL, 10) : 0;
 		x->want[x->nwant].offset = o ? strtoull(o, NULL, 10) : 0;
-		x->want[x->nwant].where = (e ? 1 : 0) | (o ? 2 : 0);
+		x->want[x->nwant].where = (e ? 1 : 0) | (o ? 2 : 0) | (fl && *fl == '"' ? 4 : 0);
+		if (fl && *fl == '"') {
+			size_t n = strcspn(fl + 1, "\"");
+
+			if (n >= sizeof x->want[0].file)
+				n = sizeof x->want[0].file - 1;
+			memcpy(x->want[x->nwant].file, fl + 1, n);
+			x->want[x->nwant].file[n] = 0;
+		}
 		x->want[x->nwant].may = m && strncmp(m, "true", 4) == 0;
 		x->want[x->nwant].hit = 0;
 		/* "GC-S*": any code of that family (only as a "may"). */
@@ -93,6 +102,11 @@ static int matches(const struct or_expect_item *w, const struct or_diag *d)
 	if (w->family[0] ? strncmp(gcspec_diags[d->code].code, w->family, strlen(w->family)) != 0
 	                 : w->code != (int)d->code)
 		return 0;
+	if (w->where & 4)
+		/* A directory container: the offset is in the named file. */
+		return (!(w->where & 1) || w->event == d->event) && d->file &&
+		       strcmp(d->file, w->file) == 0 &&
+		       (!(w->where & 2) || w->offset == d->file_offset);
 	return (!(w->where & 1) || w->event == d->event) &&
 	       (!(w->where & 2) || w->offset == d->offset);
 }
@@ -131,8 +145,10 @@ int or_expect_verdict(struct or_expect *x, FILE *out)
 {
 	for (size_t i = 0; i < x->nwant; i++)
 		if (!x->want[i].may && !x->want[i].hit) {
-			fprintf(out, "expectation not met: %s at %s %llu was not reported\n",
+			fprintf(out, "expectation not met: %s at %s%s%s %llu was not reported\n",
 			        or_diag_code((unsigned)x->want[i].code),
+			        x->want[i].where & 4 ? x->want[i].file : "",
+			        x->want[i].where & 4 ? " " : "",
 			        x->want[i].where & 2 ? "offset" : "event",
 			        (unsigned long long)(x->want[i].where & 2 ? x->want[i].offset
 			                                                   : x->want[i].event));

@@ -3,7 +3,9 @@
  *
  * An expectation file holds JSON lines {"code":"GC-S005","event":17} with an
  * optional "may":true. Container faults say where by byte offset instead,
- * {"code":"GC-N010","offset":1234}; a line with neither matches anywhere,
+ * {"code":"GC-N010","offset":1234}, in a directory container with the file
+ * the offset is in, {"code":"GC-C007","file":"channel0_1","offset":0}; a
+ * line with neither event nor offset matches anywhere,
  * and a "may" line's code may name a family, "GC-S*". The rule: every
  * expectation without "may" must be reported where it says, and no
  * error-severity diagnostic may be reported that is not listed (with or
@@ -22,8 +24,9 @@ struct or_expect_item {
 	int may;
 	int hit;
 	uint64_t offset;
-	int where;         /* 1: event given, 2: offset given */
+	int where;         /* 1: event given, 2: offset given, 4: file given */
 	char family[8];    /* "GC-S" for "GC-S*", else "" */
+	char file[64];     /* with where & 4: offset is in this file */
 };
 
 struct or_expect {

@@ -6,14 +6,17 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "config.h"
+#include "compare.h"
 #include "expect.h"
 #include "output.h"
 
 struct cli {
-	int json, quiet, expect_mode;
+	int json, cbor, quiet, expect_mode;
 	struct or_expect expect;
+	struct or_cbor_out *cb;
 	FILE *out;
 };
 
@@ -25,6 +28,8 @@ static void on_diag(void *arg, const struct or_diag *d)
 		or_expect_record(&c->expect, d);
 	if (c->json)
 		or_json_diag(c->out, d);
+	else if (c->cbor)
+		or_cbor_diag(c->cb, d);
 	else if (!c->quiet && !c->expect_mode)
 		or_text_diag(c->out, d);
 }
@@ -37,18 +42,24 @@ static void on_event(void *arg, struct or_ctx *ctx, const struct or_event *ev,
 	(void)ctx;
 	if (c->json)
 		or_json_event(c->out, ev, dec);
+	else
+		or_cbor_event(c->cb, ev, dec);
 }
 
 static void usage(FILE *f)
 {
-	fputs("usage: gcoracle [--json] [--strict] [--quiet] [--expect FILE] FILE...\n"
+	fputs("usage: gcoracle [--json | --cbor] [--strict] [--quiet] [--expect FILE]\n"
+	      "                [--format FMT] FILE|DIR...\n"
+	      "       gcoracle compare [--json] EXPECTED ACTUAL  (see gcoracle compare --help)\n"
 	      "Decode .NET GC runtime events and check them against the spec.\n"
-	      "FILE - (or a pipe) is read as it comes, without seeking.\n"
+	      "FILE - (or a pipe) is read as it comes, without seeking. A DIR is a CTF\n"
+	      "trace (LTTng), or a directory with traces below it.\n"
 	      "  --json         JSON lines: one per event and diagnostic, then a summary\n"
+	      "  --cbor         the same records as a CBOR sequence (RFC 8742)\n"
 	      "  --strict       warnings count as errors\n"
 	      "  --quiet        print only the summary (text mode)\n"
 	      "  --expect FILE  check the diagnostics against gcgen expectations\n"
-	      "  --format FMT   read as FMT (cbor-model, nettrace, ...) instead of probing\n"
+	      "  --format FMT   read as FMT (cbor-model, nettrace, ctf, etl) instead of probing\n"
 	      "  --help, --version\n"
 	      "Exit status: 0 no errors, 1 errors found, 2 unreadable input or bad usage.\n",
 	      f);
@@ -58,6 +69,7 @@ int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "cbor", no_argument, NULL, 'c' },
 		{ "strict", no_argument, NULL, 's' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "expect", required_argument, NULL, 'e' },
@@ -71,11 +83,15 @@ int main(int argc, char **argv)
 	const char *expect_path = NULL, *format = NULL;
 	int opt, strict = 0, status = 0;
 
+	/* gcoracle compare EXPECTED ACTUAL: a decoder's output against a corpus case. */
+	if (argc > 1 && strcmp(argv[1], "compare") == 0)
+		return or_compare_main(argc - 1, argv + 1);
 	memset(&c, 0, sizeof c);
 	c.out = stdout;
-	while ((opt = getopt_long(argc, argv, "jsqe:F:hV", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "jcsqe:F:hV", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'j': c.json = 1; break;
+		case 'c': c.cbor = 1; break;
 		case 's': strict = 1; break;
 		case 'q': c.quiet = 1; break;
 		case 'e': expect_path = optarg; break;
@@ -86,7 +102,7 @@ int main(int argc, char **argv)
 		default: usage(stderr); return 2;
 		}
 	}
-	if (optind >= argc) {
+	if (optind >= argc || (c.json && c.cbor)) {
 		usage(stderr);
 		return 2;
 	}
@@ -95,18 +111,32 @@ int main(int argc, char **argv)
 			return 2;
 		c.expect_mode = 1;
 	}
-	if (or_ctx_init(&ctx)) {
+	if (or_ctx_init(&ctx) || (c.cbor && !(c.cb = or_cbor_out_new(c.out)))) {
 		fputs("gcoracle: out of memory\n", stderr);
 		return 2;
 	}
 	ctx.diag.strict = strict;
 	ctx.format = format;
-	ctx.diag.emit = on_diag;
-	ctx.diag.emit_arg = &c;
-	ctx.on_event = on_event;
-	ctx.on_event_arg = &c;
+	/* With nothing to print per diagnostic or event, no callback: the
+	 * counts are kept all the same. */
+	if (c.json || c.cbor || c.expect_mode || !c.quiet) {
+		ctx.diag.emit = on_diag;
+		ctx.diag.emit_arg = &c;
+	}
+	if (c.json || c.cbor) {
+		ctx.on_event = on_event;
+		ctx.on_event_arg = &c;
+	}
 	for (int i = optind; i < argc; i++) {
 		int is_stdin = strcmp(argv[i], "-") == 0;
+		struct stat st;
+
+		if (!is_stdin && stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+			/* A trace directory (CTF) */
+			if (or_run_dir(&ctx, argv[i]) != 0 && !c.expect_mode)
+				status = 2;
+			continue;
+		}
 		FILE *in = is_stdin ? stdin : fopen(argv[i], "rb");
 		if (!in) {
 			fprintf(stderr, "gcoracle: %s: cannot open\n", argv[i]);
@@ -123,15 +153,18 @@ int main(int argc, char **argv)
 	}
 	if (c.json)
 		or_json_summary(c.out, &ctx);
+	else if (c.cbor)
+		or_cbor_summary(c.cb, &ctx);
 	else if (!c.expect_mode)
 		or_text_summary(c.out, &ctx);
 	if (c.expect_mode) {
-		int v = or_expect_verdict(&c.expect, c.json ? stderr : stdout);
+		int v = or_expect_verdict(&c.expect, c.json || c.cbor ? stderr : stdout);
 		or_expect_free(&c.expect);
 		if (status == 0)
 			status = v;
 	} else if (status == 0 && ctx.diag.by_severity[GCSPEC_ERROR])
 		status = 1;
 	or_ctx_free(&ctx);
+	or_cbor_out_free(c.cb);
 	return status;
 }

@@ -67,7 +67,9 @@ struct ntr_reader {
 
 	struct meta *metas;
 	size_t nmetas, capmetas;
-	struct map meta_map;       /* metadata id -> metas index */
+	struct map meta_map;       /* metadata id -> metas index (large ids) */
+	uint32_t *meta_ix;         /* small metadata ids: metas index + 1, or 0 */
+	size_t meta_ixcap;
 	char **names;              /* interned provider names */
 	size_t nnames;
 
@@ -77,6 +79,8 @@ struct ntr_reader {
 	uint64_t *thread_tids;
 	size_t nthread_tids, capthread_tids;
 	struct map seqs;           /* capture thread -> last sequence number */
+	uint64_t seq_ctid;         /* the last capture thread looked up ... */
+	uint32_t *seq_last;        /* ... and its entry (NULL: none cached) */
 
 	uint64_t index;            /* next event index */
 	struct ntr_counts counts;
@@ -279,7 +283,7 @@ static int c_u64(struct cur *c, uint64_t *v)
 }
 
 /* varuint of at most maxbytes bytes (5: 32-bit, 10: 64-bit). */
-static int c_var(struct cur *c, uint64_t *v, unsigned maxbytes)
+static int c_var_long(struct cur *c, uint64_t *v, unsigned maxbytes)
 {
 	*v = 0;
 	for (unsigned k = 0; k < maxbytes; k++) {
@@ -294,7 +298,23 @@ static int c_var(struct cur *c, uint64_t *v, unsigned maxbytes)
 	return -1;
 }
 
-static int c_var32(struct cur *c, uint32_t *v)
+/* Most varuints in an event header are one or two bytes (timestamp
+ * deltas): read those inline. */
+static inline int c_var(struct cur *c, uint64_t *v, unsigned maxbytes)
+{
+	if (c->i < c->n && c->p[c->i] < 0x80) {
+		*v = c->p[c->i++];
+		return 0;
+	}
+	if (c->n - c->i >= 2 && c->p[c->i + 1] < 0x80) {
+		*v = (uint64_t)(c->p[c->i] & 0x7f) | (uint64_t)c->p[c->i + 1] << 7;
+		c->i += 2;
+		return 0;
+	}
+	return c_var_long(c, v, maxbytes);
+}
+
+static inline int c_var32(struct cur *c, uint32_t *v)
 {
 	uint64_t x;
 
@@ -442,10 +462,55 @@ static const char *intern(struct ntr_reader *r, const char *name)
 	return p[r->nnames] ? p[r->nnames++] : NULL;
 }
 
+/* Metadata ids are small consecutive numbers in practice: those below
+ * META_DIRECT index an array; any other id goes through the map. */
+#define META_DIRECT 65536u
+
+static const struct meta *meta_of(const struct ntr_reader *r, uint32_t id)
+{
+	if (id < r->meta_ixcap)
+		return r->meta_ix[id] ? &r->metas[r->meta_ix[id] - 1] : NULL;
+	if (id < META_DIRECT)
+		return NULL;
+	{
+		uint32_t *slot = map_find((struct map *)&r->meta_map, id);
+		return slot ? &r->metas[*slot] : NULL;
+	}
+}
+
+static int meta_set(struct ntr_reader *r, uint32_t id, uint32_t slot)
+{
+	if (id >= META_DIRECT)
+		return map_set(&r->meta_map, id, slot);
+	if (id >= r->meta_ixcap) {
+		size_t cap = r->meta_ixcap ? r->meta_ixcap : 256;
+		uint32_t *p;
+
+		while (cap <= id)
+			cap *= 2;
+		p = realloc(r->meta_ix, cap * sizeof *p);
+		if (!p)
+			return -1;
+		memset(p + r->meta_ixcap, 0, (cap - r->meta_ixcap) * sizeof *p);
+		r->meta_ix = p;
+		r->meta_ixcap = cap;
+	}
+	r->meta_ix[id] = slot + 1;
+	return 0;
+}
+
+static void meta_reset(struct ntr_reader *r)
+{
+	map_reset(&r->meta_map);
+	if (r->meta_ixcap)
+		memset(r->meta_ix, 0, r->meta_ixcap * sizeof *r->meta_ix);
+	r->nmetas = 0;
+}
+
 static void add_meta(struct ntr_reader *r, const struct ntr_meta_rec *m, uint64_t off)
 {
+	const struct meta *old;
 	struct meta *e;
-	uint32_t *slot;
 	int prov = -1;
 
 	if (m->meta_id == 0) {
@@ -455,9 +520,9 @@ static void add_meta(struct ntr_reader *r, const struct ntr_meta_rec *m, uint64_
 	for (unsigned i = 0; i < GCSPEC_NPROVIDERS; i++)
 		if (!strcmp(gcspec_providers[i].name, m->provider))
 			prov = (int)i;
-	slot = map_find(&r->meta_map, m->meta_id);
-	if (slot) {
-		e = &r->metas[*slot]; /* redefinition: the latest wins */
+	old = meta_of(r, m->meta_id);
+	if (old) {
+		e = &r->metas[old - r->metas]; /* redefinition: the latest wins */
 	} else {
 		if (r->nmetas == r->capmetas) {
 			size_t cap = r->capmetas ? r->capmetas * 2 : 64;
@@ -468,7 +533,7 @@ static void add_meta(struct ntr_reader *r, const struct ntr_meta_rec *m, uint64_
 			r->metas = p;
 			r->capmetas = cap;
 		}
-		if (map_set(&r->meta_map, m->meta_id, (uint32_t)r->nmetas))
+		if (meta_set(r, m->meta_id, (uint32_t)r->nmetas))
 			return;
 		e = &r->metas[r->nmetas++];
 	}
@@ -515,16 +580,25 @@ static void add_stacks(struct ntr_reader *r, uint32_t first, uint32_t n)
  * new thread reusing the id (V5 spec). */
 static void check_seq(struct ntr_reader *r, uint64_t ctid, uint32_t seq, uint64_t off)
 {
-	uint32_t *last = map_find(&r->seqs, ctid);
+	uint32_t *last;
 
+	/* Events come in runs from one thread: remember the last entry. */
+	if (r->seq_last && r->seq_ctid == ctid)
+		last = r->seq_last;
+	else
+		last = map_find(&r->seqs, ctid);
 	if (last && seq != *last + 1 && seq != 1 && seq != *last)
 		say(r, GCSPEC_DIAG_N014, r->index, off,
 		    "capture thread %llu: sequence number %u follows %u (%u events dropped)",
 		    (unsigned long long)ctid, seq, *last, seq - *last - 1);
-	if (last)
+	if (last) {
 		*last = seq;
-	else
+		r->seq_ctid = ctid;
+		r->seq_last = last;
+	} else {
+		r->seq_last = NULL; /* the map may move */
 		map_set(&r->seqs, ctid, seq);
+	}
 }
 
 static int thread_os_id(struct ntr_reader *r, uint64_t index, uint64_t *tid)
@@ -660,10 +734,8 @@ out:
 	r->nranges = 0;
 	if (flags & 1)
 		map_reset(&r->threads);
-	if (flags & 2) {
-		map_reset(&r->meta_map);
-		r->nmetas = 0;
-	}
+	if (flags & 2)
+		meta_reset(r);
 }
 
 static void read_thread_block(struct ntr_reader *r)
@@ -1106,7 +1178,6 @@ enum or_status ntr_next(struct ntr_reader *r, struct or_event *ev)
 			struct row w;
 			const char *why;
 			const struct meta *m;
-			uint32_t *slot;
 			uint64_t tid = 0, ctid = 0;
 
 			if (parse_row(r, &w, &why)) {
@@ -1120,13 +1191,12 @@ enum or_status ntr_next(struct ntr_reader *r, struct or_event *ev)
 				r->counts.events_skipped++;
 				continue;
 			}
-			slot = map_find(&r->meta_map, w.meta);
-			if (!slot) {
+			m = meta_of(r, w.meta);
+			if (!m) {
 				say(r, GCSPEC_DIAG_N010, r->index, w.off, "event refers to undefined metadata id %u", w.meta);
 				r->counts.events_skipped++;
 				continue;
 			}
-			m = &r->metas[*slot];
 			if (w.stack && !stack_defined(r, w.stack))
 				say(r, GCSPEC_DIAG_N012, r->index, w.off, "event refers to stack id %u, not defined since the last sequence point",
 				    w.stack);
@@ -1141,7 +1211,8 @@ enum or_status ntr_next(struct ntr_reader *r, struct or_event *ev)
 				tid = w.tid;
 			}
 			check_seq(r, w.ctid, w.seq, w.off);
-			memset(ev, 0, sizeof *ev);
+			ev->model_fields = NULL;
+			ev->model_fields_len = 0;
 			ev->index = r->index++;
 			ev->offset = w.off;
 			ev->payload_offset = w.payload_off;
@@ -1191,6 +1262,7 @@ void ntr_close(struct ntr_reader *r)
 	free(r->ranges);
 	free(r->thread_tids);
 	map_free(&r->meta_map);
+	free(r->meta_ix);
 	map_free(&r->threads);
 	map_free(&r->seqs);
 	free(r);

@@ -66,5 +66,9 @@ void or_end_stream(struct or_ctx *ctx, uint64_t next_index, uint64_t offset);
  * was read to its end (diagnostics may have been reported), -1 when it could
  * not be opened or recognised (reported on stderr or as a diagnostic). */
 int or_run_file(struct or_ctx *ctx, const char *path, FILE *in);
+/* Read a directory container (a CTF trace) the same way; a directory that
+ * holds such traces further down has each of them read as its own stream
+ * (an LTTng session directory). Returns 0, or -1 as or_run_file. */
+int or_run_dir(struct or_ctx *ctx, const char *path);
 
 #endif

@@ -155,7 +155,13 @@ void or_json_diag(FILE *out, const struct or_diag *d)
 		fputs("null", out);
 	else
 		fprintf(out, "%" PRIu64, d->event);
-	fprintf(out, ",\"offset\":%" PRIu64 ",\"name\":", d->offset);
+	fprintf(out, ",\"offset\":%" PRIu64, d->offset);
+	if (d->file) {
+		fputs(",\"file\":", out);
+		or_json_string(out, d->file, strlen(d->file));
+		fprintf(out, ",\"file_offset\":%" PRIu64, d->file_offset);
+	}
+	fputs(",\"name\":", out);
 	or_json_string(out, d->name ? d->name : "", d->name ? strlen(d->name) : 0);
 	fputs(",\"message\":", out);
 	or_json_string(out, d->message, strlen(d->message));
@@ -194,7 +200,15 @@ void or_json_summary(FILE *out, const struct or_ctx *ctx)
 
 void or_text_diag(FILE *out, const struct or_diag *d)
 {
-	if (d->event == OR_NO_EVENT)
+	if (d->file && d->event == OR_NO_EVENT)
+		fprintf(out, "%s %s: %s byte %" PRIu64 ": %s\n",
+		        or_diag_code(d->code), or_severity_name(d->severity),
+		        d->file, d->file_offset, d->message);
+	else if (d->file)
+		fprintf(out, "%s %s: event %" PRIu64 " (%s) at %s byte %" PRIu64 ": %s\n",
+		        or_diag_code(d->code), or_severity_name(d->severity),
+		        d->event, d->name ? d->name : "-", d->file, d->file_offset, d->message);
+	else if (d->event == OR_NO_EVENT)
 		fprintf(out, "%s %s: byte %" PRIu64 ": %s\n",
 		        or_diag_code(d->code), or_severity_name(d->severity),
 		        d->offset, d->message);

@@ -1,5 +1,5 @@
 /*
- * output.h - writers for what the oracle found: JSON lines and text.
+ * output.h - writers for what the oracle found: JSON lines, CBOR and text.
  *
  * The JSON shapes (one object per line):
  *   {"type":"event","index":N,"offset":O,"name":"GCStart_V2",
@@ -7,6 +7,8 @@
  *    "timestamp":T,"thread":TID,"fields":{...}}
  *   {"type":"diag","code":"GC-S005","severity":"error","event":17,
  *    "offset":1234,"name":"GCEnd_V1","message":"..."}
+ *   (directory containers add "file":"channel0_3","file_offset":N after
+ *   "offset", which is then the trace offset: see ctf_r.h)
  *   {"type":"summary","events":N,"errors":E,"warnings":W,"notes":K,...}
  * Field values: integers and Pointers as JSON numbers, Booleans as true/false
  * (numbers when not 0 or 1), strings as JSON strings (U+FFFD for unpaired
@@ -14,6 +16,13 @@
  * lowercase hex string, Float/Double as numbers, structs as arrays of
  * objects. Fields after a decoding error are absent. Events passed over
  * (unknown) have "name":"" and no "fields".
+ *
+ * --cbor writes the same records as a CBOR sequence (RFC 8742), one map per
+ * record with the same keys in the same order (docs/oracle-output.cddl):
+ * integers as CBOR integers, null for a file diagnostic's event, Float and
+ * Double as CBOR single and double floats, Binary as a byte string (JSON:
+ * hex), everything else as in JSON. An or_cbor_out owns the buffer one
+ * record is assembled in; records are written whole with one fwrite.
  */
 #ifndef ORACLE_OUTPUT_H
 #define ORACLE_OUTPUT_H
@@ -28,6 +37,15 @@ void or_json_diag(FILE *out, const struct or_diag *d);
 void or_json_summary(FILE *out, const struct or_ctx *ctx);
 void or_json_string(FILE *out, const char *s, size_t n);
 void or_text_diag(FILE *out, const struct or_diag *d);
+
+struct or_cbor_out;
+/* NULL when memory runs out; or_cbor_out_free() releases it. */
+struct or_cbor_out *or_cbor_out_new(FILE *out);
+void or_cbor_out_free(struct or_cbor_out *o);
+void or_cbor_event(struct or_cbor_out *o, const struct or_event *ev,
+                   const struct or_decoded *dec);
+void or_cbor_diag(struct or_cbor_out *o, const struct or_diag *d);
+void or_cbor_summary(struct or_cbor_out *o, const struct or_ctx *ctx);
 void or_text_summary(FILE *out, const struct or_ctx *ctx);
 
 #endif

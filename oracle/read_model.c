@@ -11,9 +11,13 @@
 #include <string.h>
 
 #include "cbor_scan.h"
+#include "model_scan.h"
 #include "oracle.h"
+#include "read_model.h"
 
-#define OR_MODEL_CHUNK (256 * 1024)
+/* Reads this large cost little more than small ones and leave the fast
+ * path few items cut by the buffer's end. */
+#define OR_MODEL_CHUNK (1024 * 1024)
 #define OR_MODEL_MAX_ITEM ((size_t)64 << 20)
 
 struct or_reader {
@@ -24,7 +28,7 @@ struct or_reader {
 	uint64_t buf_off;   /* file offset of buf[0] */
 	uint64_t index;     /* next event index */
 	int eof, done;
-	char provider[128];
+	struct or_model_provider prov;
 };
 
 static int probe(const uint8_t *head, size_t len)
@@ -295,11 +299,12 @@ static int parse_event(struct or_reader *r, const uint8_t *p, size_t n,
 			if (which == 2) {
 				size_t len = (size_t)v.arg;
 				ev->provider = provider_index(p + vp, len);
-				if (len >= sizeof r->provider)
-					len = sizeof r->provider - 1;
-				memcpy(r->provider, p + vp, len);
-				r->provider[len] = 0;
-				ev->provider_name = r->provider;
+				if (len >= sizeof r->prov.name)
+					len = sizeof r->prov.name - 1;
+				memcpy(r->prov.name, p + vp, len);
+				r->prov.name[len] = 0;
+				r->prov.valid = 0;
+				ev->provider_name = r->prov.name;
 			}
 		} else if (which == 9) {
 			if (v.major != 2 || v.indef || v.arg > UINT32_MAX)
@@ -329,12 +334,49 @@ bad:
 	return -1;
 }
 
+static int fast_path = 1;
+static unsigned long fast_items;
+
+void or_model_fast_path(int on)
+{
+	fast_path = on;
+}
+
+unsigned long or_model_fast_items(void)
+{
+	return fast_items;
+}
+
+/* The usual event, read in one pass where it lies in the buffer. 1 with ev
+ * filled, 0 when the careful path must read the next item. */
+static int fast_next(struct or_reader *r, struct or_event *ev)
+{
+	for (;;) {
+		size_t len;
+		int rc = or_model_scan_event(r->buf + r->start, r->end - r->start,
+		                             &r->prov, ev, &len);
+		if (rc == 1) {
+			uint64_t off = r->buf_off + r->start;
+			ev->index = r->index++;
+			ev->offset = off;
+			ev->payload_offset += off;
+			r->start += len;
+			fast_items++;
+			return 1;
+		}
+		if (rc < 0 || r->eof || fill(r) != 1)
+			return 0;
+	}
+}
+
 static enum or_status model_next(struct or_reader *r, struct or_event *ev)
 {
 	const uint8_t *p;
 	size_t n;
 	uint64_t off;
 
+	if (!r->done && fast_path && fast_next(r, ev))
+		return OR_EVENT;
 	while (!r->done) {
 		int rc = next_item(r, &p, &n, &off);
 		if (rc != 1) {
@@ -350,6 +392,7 @@ static enum or_status model_next(struct or_reader *r, struct or_event *ev)
 }
 
 const struct or_reader_ops or_read_model = {
-	"cbor-model", probe, model_open, model_next, model_close
+	.format = "cbor-model",
+	.probe = probe, .open = model_open, .next = model_next, .close = model_close,
 };
 

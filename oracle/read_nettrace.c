@@ -41,5 +41,6 @@ static void nt_close(struct or_reader *r)
 }
 
 const struct or_reader_ops or_read_nettrace = {
-	"nettrace", nt_probe, nt_open, nt_next, nt_close
+	.format = "nettrace",
+	.probe = nt_probe, .open = nt_open, .next = nt_next, .close = nt_close,
 };

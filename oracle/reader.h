@@ -7,10 +7,19 @@
  * (read_model.c, read_nettrace.c, ...), registered in reader_table.c.
  *
  * Streaming: a reader keeps at most one block of the file in memory; memory
- * does not grow with the file.
+ * does not grow with the file. A directory container keeps at most one
+ * block per file of the directory.
  *
- * Ownership: an or_event and the payload it points to are owned by the
- * reader and stay valid only until the next call to next() or close().
+ * Ownership: the payload an or_event points to is owned by the reader and
+ * stays valid only until the next call to next() or close().
+ *
+ * next() fills every field of *ev (model_fields NULL when there are none)
+ * and keeps nothing in it from one call to the next: the caller may hand it
+ * a different or_event each time. For a container with
+ * or_stream_info.unordered set, it is the time-order window's next slot
+ * (reorder.h): the reader writes the event where it will be kept, and only
+ * the payload is copied. A reader need not do anything for this; it is why
+ * the reader should not fill a local or_event and copy it out.
  *
  * Errors: container problems are reported through or_report() with a stable
  * code from docs/diagnostics.toml and the byte offset; next() then returns
@@ -29,6 +38,8 @@
 /* OR_SYNC: the reader passed a point before which every event of the file
  * has been returned (a nettrace sequence point); only readers that set
  * or_stream_info.unordered return it. */
+#define OR_BY_PROCESSOR 2
+
 enum or_status { OR_SYNC = 2, OR_EVENT = 1, OR_END = 0, OR_IOERR = -1 };
 
 struct or_stream_info {
@@ -40,7 +51,10 @@ struct or_stream_info {
 	uint32_t process_id;
 	/* 1 when the container groups events by thread rather than by time
 	 * (nettrace): the runner then sorts them by timestamp between OR_SYNC
-	 * points before checking the stream. */
+	 * points before checking the stream. OR_BY_PROCESSOR when it groups
+	 * them by processor (ETW per-processor buffers): sorted the same way,
+	 * and a thread that moved between processors has its events out of
+	 * order in the file, so per-thread order (GC-S023) is not checked. */
 	uint8_t unordered;
 };
 
@@ -79,6 +93,13 @@ struct or_reader_ops {
 	            struct or_stream_info *info);
 	enum or_status (*next)(struct or_reader *r, struct or_event *ev);
 	void (*close)(struct or_reader *r);
+	/* Directory containers (CTF) set these two and leave probe and open
+	 * NULL: does the directory at path hold our container, and open it.
+	 * While open, the reader may set ctx->diag.locate so that diagnostics
+	 * name the file of the directory their offset is in; close() clears it. */
+	int (*probe_dir)(const char *path);
+	int (*open_dir)(struct or_reader **r, const char *path, struct or_ctx *ctx,
+	                struct or_stream_info *info);
 };
 
 /* The registered readers, NULL-terminated (reader_table.c). */

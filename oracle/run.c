@@ -6,11 +6,18 @@
  * Events passed over (GC-U00x) get one note per distinct (provider, id,
  * version), or per distinct provider name for other providers, at the first
  * such event; every one of them is counted in the statistics.
+ *
+ * A directory (or_run_dir) is read by the directory container reader that
+ * recognises it, or, when none does, each directory below it that one
+ * recognises is read as a stream of its own.
  */
 /* fopencookie (read a pipe's probed head again) needs _GNU_SOURCE, which
  * the build defines (AC_USE_SYSTEM_EXTENSIONS). */
+#include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "check.h"
@@ -159,6 +166,59 @@ static const struct or_reader_ops *find_reader(const char *format)
 	return NULL;
 }
 
+/* The event loop: every event of an open reader through the pipeline.
+ * *next and *end_off: index after the last event and the end of its
+ * payload. */
+static enum or_status run_events(struct or_ctx *ctx, const struct or_reader_ops *ops,
+                                 struct or_reader *r, uint64_t *next, uint64_t *end_off)
+{
+	struct or_event ev;
+	enum or_status st;
+
+	for (;;) {
+		struct or_event *e = &ev;
+		int kept;
+
+		/* A container that needs sorting reads each event straight
+		 * into the time-order window. */
+		if (ctx->info.unordered) {
+			e = or_reorder_slot(&ctx->reorder);
+			if (!e)
+				e = &ev;
+		}
+		if ((st = ops->next(r, e)) <= OR_END)
+			break;
+		if (st == OR_SYNC) {
+			or_reorder_flush(&ctx->reorder, process_cb, ctx);
+			continue;
+		}
+		*next = e->index + 1;
+		*end_off = e->payload_offset + e->payload_len;
+		/* Per-processor buffers interleave a thread's events that moved
+		 * between processors: there, file order says nothing. */
+		if (ctx->info.unordered != OR_BY_PROCESSOR)
+			or_check_timestamp(ctx, e);
+		if (!ctx->info.unordered) {
+			or_process_event(ctx, e);
+			continue;
+		}
+		kept = e == &ev ? -1 : or_reorder_commit(&ctx->reorder);
+		if (kept > 0) {
+			/* Full: check the oldest events, keep the newest. */
+			or_reorder_flush_older(&ctx->reorder, process_cb, ctx);
+		} else if (kept < 0) {
+			/* Out of memory: check what is buffered, then this one
+			 * (still where the reader put it: flushing keeps the
+			 * window's storage). */
+			or_reorder_flush(&ctx->reorder, process_cb, ctx);
+			or_process_event(ctx, e);
+		}
+	}
+	or_reorder_flush(&ctx->reorder, process_cb, ctx);
+	or_reorder_free(&ctx->reorder);
+	return st;
+}
+
 int or_run_file(struct or_ctx *ctx, const char *path, FILE *in)
 {
 	static const cookie_io_functions_t headed_io = { .read = headed_read };
@@ -166,7 +226,6 @@ int or_run_file(struct or_ctx *ctx, const char *path, FILE *in)
 	size_t n;
 	const struct or_reader_ops *ops = NULL;
 	struct or_reader *r;
-	struct or_event ev;
 	enum or_status st;
 	uint64_t next = 0, end_off = 0;
 	FILE *src = in, *piped = NULL;
@@ -180,10 +239,15 @@ int or_run_file(struct or_ctx *ctx, const char *path, FILE *in)
 			fprintf(stderr, "gcoracle: no reader for format %s\n", ctx->format);
 			return -1;
 		}
+		if (!ops->open) {
+			fprintf(stderr, "gcoracle: %s: format %s is a directory, not a file\n", path,
+			        ctx->format);
+			return -1;
+		}
 	}
 	n = hd.hlen = fread(hd.head, 1, sizeof hd.head, in);
 	for (int i = 0; !ops && n && or_readers[i]; i++)
-		if (or_readers[i]->probe(hd.head, n))
+		if (or_readers[i]->probe && or_readers[i]->probe(hd.head, n))
 			ops = or_readers[i];
 	if (!ops) {
 		fprintf(stderr, "gcoracle: %s: %s\n", path,
@@ -207,28 +271,7 @@ int or_run_file(struct or_ctx *ctx, const char *path, FILE *in)
 			fclose(piped);
 		return -1;
 	}
-	while ((st = ops->next(r, &ev)) > OR_END) {
-		if (st == OR_SYNC) {
-			or_reorder_flush(&ctx->reorder, process_cb, ctx);
-			continue;
-		}
-		next = ev.index + 1;
-		end_off = ev.payload_offset + ev.payload_len;
-		or_check_timestamp(ctx, &ev);
-		if (!ctx->info.unordered) {
-			or_process_event(ctx, &ev);
-			continue;
-		}
-		if (or_reorder_bytes(&ctx->reorder) >= OR_REORDER_MAX_BYTES)
-			or_reorder_flush(&ctx->reorder, process_cb, ctx);
-		if (or_reorder_push(&ctx->reorder, &ev) != 0) {
-			/* Out of memory: check what is buffered, then this one. */
-			or_reorder_flush(&ctx->reorder, process_cb, ctx);
-			or_process_event(ctx, &ev);
-		}
-	}
-	or_reorder_flush(&ctx->reorder, process_cb, ctx);
-	or_reorder_free(&ctx->reorder);
+	st = run_events(ctx, ops, r, &next, &end_off);
 	ops->close(r);
 	if (piped) {
 		end_off = hd.pos;
@@ -246,4 +289,131 @@ int or_run_file(struct or_ctx *ctx, const char *path, FILE *in)
 		rc = -1;
 	}
 	return rc;
+}
+
+/* Bytes of the regular files directly in dir. */
+static uint64_t dir_bytes(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	uint64_t total = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		char p[4096];
+		struct stat st;
+
+		snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+		if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
+			total += (uint64_t)st.st_size;
+	}
+	closedir(d);
+	return total;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* No reader knows path itself: read every directory below it that one
+ * knows (an LTTng session keeps its trace in ust/uid/N/64-bit/), each as
+ * a stream of its own, in name order. Returns the number found, or -1. */
+static int run_below(struct or_ctx *ctx, const char *path, unsigned depth, int *failed)
+{
+	DIR *d;
+	struct dirent *e;
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	int found = 0;
+
+	if (depth > 8 || !(d = opendir(path)))
+		return 0;
+	while ((e = readdir(d))) {
+		char p[4096];
+		struct stat st;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(p, sizeof p, "%s/%s", path, e->d_name);
+		if (lstat(p, &st) != 0 || !S_ISDIR(st.st_mode))
+			continue;
+		if (n == cap) {
+			char **m = realloc(names, (cap = cap ? 2 * cap : 16) * sizeof *m);
+			if (!m)
+				break;
+			names = m;
+		}
+		if (!(names[n] = strdup(p)))
+			break;
+		n++;
+	}
+	closedir(d);
+	if (n)
+		qsort(names, n, sizeof *names, cmp_names);
+	for (size_t i = 0; i < n; i++) {
+		const struct or_reader_ops *ops = NULL;
+
+		for (int k = 0; !ops && or_readers[k]; k++)
+			if (or_readers[k]->probe_dir && or_readers[k]->probe_dir(names[i]))
+				ops = or_readers[k];
+		if (ops) {
+			found++;
+			if (or_run_dir(ctx, names[i]) != 0)
+				*failed = 1;
+		} else {
+			found += run_below(ctx, names[i], depth + 1, failed);
+		}
+		free(names[i]);
+	}
+	free(names);
+	return found;
+}
+
+int or_run_dir(struct or_ctx *ctx, const char *path)
+{
+	const struct or_reader_ops *ops = NULL;
+	struct or_reader *r;
+	enum or_status st;
+	uint64_t next = 0, end_off = 0;
+
+	if (ctx->format) {
+		ops = find_reader(ctx->format);
+		if (!ops) {
+			fprintf(stderr, "gcoracle: no reader for format %s\n", ctx->format);
+			return -1;
+		}
+		if (!ops->open_dir) {
+			fprintf(stderr, "gcoracle: %s: format %s is a file, not a directory\n", path,
+			        ctx->format);
+			return -1;
+		}
+	}
+	for (int i = 0; !ops && or_readers[i]; i++)
+		if (or_readers[i]->probe_dir && or_readers[i]->probe_dir(path))
+			ops = or_readers[i];
+	if (!ops) {
+		int failed = 0;
+
+		if (run_below(ctx, path, 1, &failed) > 0)
+			return failed ? -1 : 0;
+		fprintf(stderr, "gcoracle: %s: no trace this oracle reads in this directory\n", path);
+		return -1;
+	}
+	memset(&ctx->info, 0, sizeof ctx->info);
+	ctx->info.pointer_size = 8;
+	if (ops->open_dir(&r, path, ctx, &ctx->info) != 0)
+		return -1;
+	st = run_events(ctx, ops, r, &next, &end_off);
+	/* The stream's end before close: the reader still locates offsets. */
+	end_off = dir_bytes(path);
+	ctx->stats.bytes += end_off;
+	or_end_stream(ctx, next, end_off);
+	ops->close(r);
+	if (st == OR_IOERR) {
+		fprintf(stderr, "gcoracle: %s: read error\n", path);
+		return -1;
+	}
+	return 0;
 }

@@ -1,1 +1,36 @@
 # CTF tests: round trips, faults, babeltrace2 as the peer.
+CTF_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/oracle -I$(top_srcdir)/tests
+
+# The reader on hand-built LTTng-shaped traces, cut and corrupted gcgen traces.
+check_PROGRAMS += tests/ctf/reader_test
+tests_ctf_reader_test_SOURCES = tests/ctf/reader_test.c
+tests_ctf_reader_test_CPPFLAGS = $(CTF_TEST_CPPFLAGS) $(CBOR_CFLAGS)
+tests_ctf_reader_test_LDADD = oracle/libgcctf_r.a gen/libgcgen.a gen/libgcspec.a $(CBOR_LIBS)
+
+TESTS += tests/ctf/reader_test
+
+# Through the CLIs: gcgen's trace directories, gcoracle on directories.
+# Round trips against the CBOR model; babeltrace2 as the peer (skipped
+# without python3-bt2); the LTTng sample in ../shared (skipped when absent).
+TESTS += tests/ctf/cli.sh tests/ctf/roundtrip.py tests/ctf/peer.sh tests/ctf/sample.sh
+EXTRA_DIST += tests/ctf/cli.sh tests/ctf/roundtrip.py tests/ctf/peer.sh tests/ctf/peer_bt2.py \
+	tests/ctf/sample.sh tests/ctf/bench.sh docs/ctf.md
+
+# make bench: gcoracle's and babeltrace2's decoding of the same ~1 GB trace.
+bench: bench-ctf
+bench-ctf: gen/gcgen oracle/gcoracle tests/ctf/ctfdump
+	@$(SHELL) $(top_srcdir)/tests/ctf/bench.sh '$(abs_top_builddir)'
+.PHONY: bench-ctf
+
+# A reader-only throughput tool (no payload decoding or checks): ctfdump DIR.
+check_PROGRAMS += tests/ctf/ctfdump
+tests_ctf_ctfdump_SOURCES = tests/ctf/ctfdump.c
+tests_ctf_ctfdump_CPPFLAGS = $(CTF_TEST_CPPFLAGS)
+tests_ctf_ctfdump_LDADD = oracle/libgcctf_r.a gen/libgcspec.a
+
+# gcgen's event classes against those a real CoreCLR declared (recorded in
+# tests/ctf/coreclr-classes.txt); real CoreCLR LTTng captures when present
+# (tests/real/capture_lttng.sh makes them; skipped otherwise).
+TESTS += tests/ctf/layout.py tests/ctf/real.sh
+EXTRA_DIST += tests/ctf/layout.py tests/ctf/real.sh tests/ctf/coreclr-classes.txt \
+	tests/real/capture_lttng.sh

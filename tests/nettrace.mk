@@ -1,5 +1,5 @@
-# nettrace writer/reader tests: round trips, container faults, truncation,
-# the real .NET captures (skipped when absent) and a throughput tool.
+# nettrace writer/reader tests: round trips, container faults, truncation and
+# a throughput tool (tests/real/real_trace.py runs it over the real captures).
 NETTRACE_TEST_LIBS = gen/libgcnettrace_w.a oracle/libgcnettrace_r.a gen/libgcspec.a
 NETTRACE_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/oracle -I$(top_srcdir)/tests
 
@@ -14,5 +14,15 @@ tests_nettrace_ntdump_SOURCES = tests/nettrace/ntdump.c
 tests_nettrace_ntdump_CPPFLAGS = $(NETTRACE_TEST_CPPFLAGS)
 tests_nettrace_ntdump_LDADD = $(NETTRACE_TEST_LIBS)
 
-TESTS += tests/nettrace/roundtrip tests/nettrace/faults tests/nettrace/real.sh
-EXTRA_DIST += tests/nettrace/real.sh
+TESTS += tests/nettrace/roundtrip tests/nettrace/faults
+
+# gcgen's nettrace shape flags: the shape changes, the decoded events do not.
+TESTS += tests/nettrace/gcgen_shapes.py
+EXTRA_DIST += tests/nettrace/gcgen_shapes.py
+
+# make bench: nettrace write and read throughput (MB/s, events/s), end to end.
+bench: bench-nettrace
+bench-nettrace: gen/gcgen oracle/gcoracle tests/nettrace/ntdump
+	@$(SHELL) $(top_srcdir)/tests/nettrace/bench.sh .
+.PHONY: bench-nettrace
+EXTRA_DIST += tests/nettrace/bench.sh

@@ -6,5 +6,54 @@ tests_oracle_oracle_test_SOURCES = tests/oracle/oracle_test.c \
 tests_oracle_oracle_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/oracle \
 	-I$(top_srcdir)/tests $(CBOR_CFLAGS)
 tests_oracle_oracle_test_LDADD = oracle/liboracle.a gen/libgcspec.a $(CBOR_LIBS)
-TESTS += tests/oracle/oracle_test tests/oracle/cli.sh
-EXTRA_DIST += tests/oracle/cli.sh
+TESTS += tests/oracle/oracle_test tests/oracle/cli.sh tests/oracle/cbor_output.sh
+EXTRA_DIST += tests/oracle/cli.sh tests/oracle/cbor_output.sh tests/oracle/cbor_same.py
+
+# The time-order window (oracle/reorder.c) against a stable sort.
+check_PROGRAMS += tests/oracle/reorder_test
+tests_oracle_reorder_test_SOURCES = tests/oracle/reorder_test.c
+tests_oracle_reorder_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/oracle \
+	-I$(top_srcdir)/tests
+tests_oracle_reorder_test_LDADD = oracle/liboracle.a gen/libgcspec.a
+TESTS += tests/oracle/reorder_test
+
+# Run a command and report its wall clock, CPU time and peak memory
+# (the benchmark and the memory tests).
+check_PROGRAMS += tests/oracle/rusage
+tests_oracle_rusage_SOURCES = tests/oracle/rusage.c
+
+# Memory stays flat in the size of the stream (1-2 GB through a pipe); the
+# larger run (about 14 GB) has its own target.
+TESTS += tests/oracle/memory_flat.sh
+EXTRA_DIST += tests/oracle/memory_flat.sh
+# Sanitizers change what memory a process holds: the test skips under them.
+AM_TESTS_ENVIRONMENT += ORACLE_SAN_CFLAGS='$(SAN_CFLAGS)'; export ORACLE_SAN_CFLAGS;
+check-memory: all tests/oracle/rusage$(EXEEXT)
+	MEMORY_SCALE=150 top_builddir=$(abs_top_builddir) ORACLE_SAN_CFLAGS='$(SAN_CFLAGS)' \
+		$(SHELL) $(srcdir)/tests/oracle/memory_flat.sh
+.PHONY: check-memory
+
+# make bench-oracle: decode-and-check throughput per container.
+bench: bench-oracle
+bench-oracle: oracle/gcoracle$(EXEEXT) gen/gcgen$(EXEEXT) tests/oracle/rusage$(EXEEXT) \
+		tests/oracle/cbor_bench$(EXEEXT)
+	@$(SHELL) $(top_srcdir)/tests/oracle/bench.sh ./gen/gcgen ./oracle/gcoracle \
+		./tests/oracle/rusage ./tests/oracle/cbor_bench
+.PHONY: bench-oracle
+EXTRA_DIST += tests/oracle/bench.sh
+
+# The model reader on truncated and damaged input; its fast path against
+# its careful one.
+check_PROGRAMS += tests/oracle/model_faults
+tests_oracle_model_faults_SOURCES = tests/oracle/model_faults.c
+tests_oracle_model_faults_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/oracle \
+	-I$(top_srcdir)/tests $(CBOR_CFLAGS)
+tests_oracle_model_faults_LDADD = oracle/liboracle.a gen/libgcspec.a $(CBOR_LIBS)
+TESTS += tests/oracle/model_faults
+
+# The model stream's CBOR layer: our scanner against libcbor's streaming
+# decoder (make bench-oracle prints both; docs/oracle-performance.md).
+check_PROGRAMS += tests/oracle/cbor_bench
+tests_oracle_cbor_bench_SOURCES = tests/oracle/cbor_bench.c
+tests_oracle_cbor_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/oracle $(CBOR_CFLAGS)
+tests_oracle_cbor_bench_LDADD = oracle/liboracle.a gen/libgcspec.a $(CBOR_LIBS)

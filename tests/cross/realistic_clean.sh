@@ -37,6 +37,28 @@ for profile in $("$gcgen" --list-profiles | awk '{print $1}'); do
 		done
 	done
 done
+# Server GC, from one heap to more than 64 (GC threads, joins, per-heap
+# histories and marks per heap), every keyword on: zero errors.
+for heaps in 1 2 64 130; do
+	for format in $formats; do
+		n=$((n + 1))
+		bad=""
+		for s in 1 2 3; do
+			if ! "$gcgen" -q --heaps $heaps -k 0xFFFFFFFFFFFFFFFF --format "$format" --seed $s \
+				--gcs 8 -o "$work/h" 2>"$work/err"; then
+				bad="gcgen failed: $(head -1 "$work/err")"; break
+			fi
+			if ! "$oracle" --quiet "$work/h" >"$work/out" 2>&1; then
+				bad="seed $s: $(grep -m3 'GC-' "$work/out" | tr '\n' ' ')"; break
+			fi
+		done
+		if [ -z "$bad" ]; then
+			echo "ok $n - server GC with $heaps heaps, $format, every keyword: zero errors"
+		else
+			echo "not ok $n - server GC with $heaps heaps, $format: $bad"; fail=1
+		fi
+	done
+done
 # The exhaustive stream, in every container and pointer size: zero errors.
 # Its only warnings are the deliberate values just outside open maps
 # (GC-V002); any other diagnostic is a failure. CROSS_EXHAUSTIVE=0 skips.

@@ -39,7 +39,7 @@ for format in $formats; do
 		# Not vacuous: the valid file does not meet the expectations.
 		"$gcgen" -q --format "$format" --seed 1 --gcs 300 -o "$t/v" &&
 			"$gcgen" -q --format "$format" --seed 1 --gcs 300 --mutate "$class" -o "$t/m" --expect "$t/e" &&
-			! cmp -s "$t/v" "$t/m" && ! "$oracle" --expect "$t/e" "$t/v" >/dev/null 2>&1
+			! diff -r -q "$t/v" "$t/m" >/dev/null 2>&1 && ! "$oracle" --expect "$t/e" "$t/v" >/dev/null 2>&1
 		ok $? "$format $class: the faulty file differs from the valid one, which fails the expectations"
 	done
 done
@@ -48,8 +48,8 @@ done
 # The listing: reach and formats; container classes only where they apply.
 "$gcgen" --list-mutations=all | awk '$1 == "undefined-metadata" && $2 == "container" && $4 ~ /nettrace-v5/' | grep -q .
 ok $? "--list-mutations=all lists container classes with their reach and formats"
-"$gcgen" --list-mutations | awk '$2 == "container"' | grep -q .
-[ $? = 1 ]; ok $? "--list-mutations for the default format (cbor) lists no container class"
+"$gcgen" --list-mutations | awk '$2 == "container" && $4 != "cbor"' | grep -q .
+[ $? = 1 ]; ok $? "--list-mutations for the default format (cbor) lists only the model stream's container classes"
 "$gcgen" --format nettrace-v6 --list-mutations | grep -q '^bad-padding '
 [ $? = 1 ]; ok $? "a V4/V5-only class is not listed for nettrace-v6"
 

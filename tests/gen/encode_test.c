@@ -133,5 +133,59 @@ int main(void)
 		tap_ok(n == 14 + 12 && memcmp(buf + 14, row4, 12) == 0,
 		       "GCFitBucketInfo element, 32-bit: 12 bytes");
 	}
+
+	/* The planned encoder (gen_emit's) writes what the spec walk writes,
+	 * for every event-version at both pointer sizes, with every field set
+	 * (wide values: the 8-byte stores must not leak), also when the
+	 * buffer ends exactly at the payload (the planned path's exact tail)
+	 * or one byte short (both fail). */
+	for (unsigned ps = 4; ps <= 8; ps += 4) {
+		unsigned differ = 0, tight = 0, events = 0;
+
+		for (unsigned ev = 0; ev < GCSPEC_NEVENTS; ev++) {
+			static uint8_t want[4096], got[4096];
+			struct gen_encode_plan plan;
+			const struct gcspec_field *f = gcspec_event_fields(&gcspec_events[ev]);
+			long nw, ng;
+
+			gen_values_reset(&v, ev);
+			for (unsigned i = 0; i < v.nfields; i++) {
+				if (f[i].is_member)
+					continue;
+				if (v.field[i].kind == GEN_VK_TEXT)
+					gen_values_set_text_at(&v, i, "T\xC3\xA9xt", 5);
+				else if (v.field[i].kind == GEN_VK_BYTES)
+					gen_values_set_bytes_at(&v, i, "0123456789abcdef", 16);
+				else
+					gen_values_set_num_at(&v, i, 0xF1E2D3C4B5A69788ull * (i + 1));
+			}
+			for (unsigned r = 0; v.struct_field >= 0 && r < 3; r++) {
+				int row = gen_values_add_row(&v);
+
+				for (unsigned m = 0; m < v.nmembers; m++) {
+					struct gen_value *c = gen_values_cell(&v, (unsigned)row,
+									      (unsigned)v.struct_field + 1 + m);
+
+					if (c->kind == GEN_VK_NUM || c->kind == GEN_VK_DOUBLE)
+						c->u = 0x8877665544332211ull * (r + m + 1);
+				}
+			}
+			if (gen_encode_plan_build(&plan, ev, ps) < 0)
+				continue;
+			events++;
+			nw = gen_encode(&v, ps, want, sizeof want);
+			ng = gen_encode_planned(&plan, &v, got, sizeof got);
+			differ += nw < 0 || ng != nw || memcmp(want, got, (size_t)nw) != 0;
+			memset(got, 0, sizeof got);
+			ng = gen_encode_planned(&plan, &v, got, (size_t)nw);
+			tight += ng != nw || memcmp(want, got, (size_t)nw) != 0;
+			tight += nw > 0 && gen_encode_planned(&plan, &v, got, (size_t)nw - 1) != -1;
+		}
+		tap_ok(events == GCSPEC_NEVENTS && differ == 0,
+		       "pointer size %u: the planned encoder matches the spec walk for all %u event-versions (%u differ)",
+		       ps, events, differ);
+		tap_ok(tight == 0, "pointer size %u: and in a buffer of exactly the payload's size, or one byte short (%u wrong)",
+		       ps, tight);
+	}
 	return tap_done();
 }

@@ -11,6 +11,15 @@ ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok 
 
 "$gcgen" --seed 7 --gcs 200 -o "$t/a" && "$gcgen" --seed 7 --gcs 200 -o "$t/b" && cmp -s "$t/a" "$t/b"
 ok $? "same arguments give byte-identical streams"
+for f in $("$gcgen" --list-formats); do
+	r=0
+	for args in "--gcs 150 --heaps 3 --stacks" "--mode exhaustive" "--gcs 150 --mutate all"; do
+		"$gcgen" -q -f $f --seed 5 $args -o "$t/d1" -e "$t/e1" &&
+		"$gcgen" -q -f $f --seed 5 $args -o "$t/d2" -e "$t/e2" &&
+		diff -r -q "$t/d1" "$t/d2" >/dev/null && cmp -s "$t/e1" "$t/e2" || r=1
+	done
+	ok $r "$f: same arguments, same bytes and expectations (realistic, exhaustive, mutated)"
+done
 "$gcgen" --seed 8 --gcs 200 -o "$t/c" && ! cmp -s "$t/a" "$t/c"
 ok $? "another seed gives another stream"
 "$gcgen" --seed 7 --gcs 200 | cmp -s - "$t/a"
@@ -37,7 +46,7 @@ grep -q "^open-map fields with a value outside the map: \([1-9][0-9]*\)/\1$" "$t
 ok $? "exhaustive mode writes a value outside the map in every open-map field"
 [ "$(grep -c . "$t/cov")" = 3 ]; ok $? "the coverage report names nothing missing"
 for ps in 4 8; do
-	"$gcgen" --mode exhaustive --pointer-size $ps --coverage -o /dev/null 2>&1 >/dev/null |
+	"$gcgen" --mode exhaustive --pointer-size $ps --coverage -o "$t/x$ps" 2>&1 >/dev/null |
 		grep -q "^event-versions: \([0-9]*\)/\1$"
 	ok $? "exhaustive coverage is complete at pointer size $ps"
 done
@@ -64,9 +73,74 @@ done
 "$gcgen" --mutate nope > /dev/null 2>&1; [ $? = 2 ]; ok $? "an unknown fault class exits 2"
 "$gcgen" --shard 3/2 > /dev/null 2>&1; [ $? = 2 ]; ok $? "a bad shard exits 2"
 "$gcgen" -o /nonexistent-dir/x 2> /dev/null; [ $? = 1 ]; ok $? "an unwritable output exits 1"
+mkfifo "$t/fifo" && { cat "$t/fifo" > "$t/from-fifo" & } && "$gcgen" --seed 7 --gcs 200 -o "$t/fifo"
+r=$?; wait
+[ $r = 0 ] && [ -p "$t/fifo" ] && cmp -s "$t/from-fifo" "$t/a"
+ok $? "-o onto a FIFO writes into it and leaves it a FIFO (as for /dev/null: no rename onto a device)"
+"$gcgen" --seed 7 --gcs 200 -o - | cmp -s - "$t/a"; ok $? "-o - writes standard output"
+# Past 64 MiB a file is synced and dropped from the cache as it grows.
+"$gcgen" -q --gcs 11000 -o "$t/big" && [ "$(wc -c < "$t/big")" -gt 67108864 ] &&
+	"$gcgen" -q --gcs 11000 | cmp -s - "$t/big"
+ok $? "a file past 64 MiB holds the same bytes as standard output"
+rm -f "$t/big"
 "$gcgen" --help | grep -q -- "--mutate"; ok $? "--help lists the options"
 "$gcgen" --version | grep -q "gcgen"; ok $? "--version names the program"
+r=0
+for o in $("$gcgen" --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
+	grep -q -- "$(echo "$o" | sed 's/-/\\\\-/g')" "${srcdir:-.}/docs/gcgen.1" || { echo "# gcgen.1 lacks $o"; r=1; }
+done
+ok $r "docs/gcgen.1 describes every option --help lists"
 "$gcgen" --shard 0/2 --gcs 20 -o "$t/s0" && "$gcgen" --shard 1/2 --gcs 20 -o "$t/s1" && ! cmp -s "$t/s0" "$t/s1"
 ok $? "shards differ"
+"$gcgen" --shard 1/2 --gcs 20 | cmp -s - "$t/s1"; ok $? "a shard is deterministic"
+# Shards partition the work: realistic shards share the GCs out (each
+# stream valid on its own), exhaustive shards the items, framed alike.
+gcstarts() { "$check" "$1" --names | awk '$1 ~ /^GCStart/ {n += $2} END {print n + 0}'; }
+total=0 r=0
+for i in 0 1 2; do
+	"$gcgen" -q --shard $i/3 --gcs 100 -o "$t/p$i" || r=1
+	"$check" "$t/p$i" --ordering | grep -q '^not ok' && r=1
+	total=$((total + $(gcstarts "$t/p$i")))
+done
+[ $r = 0 ] && [ $total = 100 ]; ok $? "--gcs 100 in 3 shards: $total GCs in all, each shard keeps the ordering rules"
+"$gcgen" -q --shard 5/7 --gcs 3 -o "$t/p5" && "$check" "$t/p5" > "$t/out"
+grep -q '^ok 1 - header' "$t/out" && grep -q '^ok 2 - all 0 items' "$t/out"
+ok $? "a shard with no share of the GCs is a stream without events"
+"$gcgen" --mode exhaustive -o "$t/xall" && "$check" "$t/xall" --names > "$t/xall.names"
+r=$?
+for i in 0 1 2; do
+	"$gcgen" --mode exhaustive --shard $i/3 --coverage -o "$t/x$i" 2> "$t/cov$i" || r=1
+	"$check" "$t/x$i" --names
+done > "$t/xs.names"
+[ $r = 0 ] && ! cat "$t/cov0" "$t/cov1" "$t/cov2" | grep '^missing' | sort | uniq -c | grep -q '^ *3 ' &&
+	grep -q '^missing' "$t/cov0"
+ok $? "exhaustive shards: each misses items, nothing is missing from all three"
+# Per symbol, the shards' events minus the whole stream's: 2 extra copies of
+# the 7 framing GC events (the GC every shard's variants sit in), 0 else.
+awk 'NR == FNR {all[$1] = $2; next} {sum[$1] += $2} END {
+	for (k in sum) { d = sum[k] - all[k]; if (d == 2) framing++; else if (d != 0) bad++ }
+	for (k in all) if (!(k in sum)) bad++
+	exit !(framing == 7 && bad == 0) }' "$t/xall.names" "$t/xs.names"
+ok $? "exhaustive shards write every item exactly once"
+"$gcgen" -q -f nettrace-v5 --gcs 1000000000 -o "$t/killed" & p=$!
+sleep 0.3; kill -TERM $p; wait $p 2> /dev/null; r=$?
+[ $r -gt 128 ] && ! ls "$t" | grep -q killed
+ok $? "a run ended by a signal leaves neither its output nor its temporary file"
+if command -v script > /dev/null && command -v timeout > /dev/null; then
+	# script(1) gives gcgen a terminal; Ctrl-C (SIGINT) ends it after 4 s.
+	# script needs an open stdin (make check may close it): an empty file.
+	: > "$t/empty"
+	timeout -s INT 4 script -qefc "'$gcgen' -f nettrace-v5 --gcs 1000000000 -o '$t/long'" \
+		"$t/typescript" < "$t/empty" > /dev/null 2>&1
+	grep -q "gcgen: [0-9]*/1000000000 GCs (0%)" "$t/typescript" && ! ls "$t" | grep -q long
+	ok $? "a long run on a terminal shows a progress line, and Ctrl-C leaves no file behind"
+else
+	n=$((n + 1)); echo "ok $n # SKIP script(1) or timeout(1) missing: no terminal to show progress on"
+fi
+"$gcgen" --gcs 1000 -q -o "$t/quiet" 2> "$t/err" && [ ! -s "$t/err" ]
+ok $? "a short run prints nothing on stderr"
+"$gcgen" --gcs 1000 --stats -o "$t/stats" 2> "$t/err" &&
+	grep -q "^gcgen: stats: events=[1-9][0-9]* bytes=$(wc -c < "$t/stats") wall=[0-9.]* cpu=[0-9.]*\$" "$t/err"
+ok $? "--stats reports events, the bytes written, wall and cpu time"
 ls "$t" | grep -q tmp; [ $? = 1 ]; ok $? "no temporary files are left behind"
 echo "1..$n"

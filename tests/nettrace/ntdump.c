@@ -2,7 +2,7 @@
  * ntdump.c - read a .nettrace with the oracle/ reader and print one summary
  * line (version, events, GCStart count, diagnostics, MB/s); or, with
  * `-w N out.nettrace [v]`, write N synthetic events with the gen/ writer and
- * print the write throughput. Used by real.sh and `make bench`-style runs.
+ * print the write throughput. Used by tests/real/real_trace.py and `make bench`.
  */
 #include "config.h"
 

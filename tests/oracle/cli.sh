@@ -52,5 +52,11 @@ tail -n 1 "$t/json" | grep -q '^{"type":"summary","events":2,'; ok $? "JSON summ
 "$o" --expect "$t/expect" "$t/bad.model" >/dev/null; ok $? "--expect met: exit 0"
 "$o" --expect "$t/expect-wrong" "$t/bad.model" >"$t/x"; [ $? = 1 ]; ok $? "--expect not met: exit 1"
 grep -q 'GC-S005 at event 0' "$t/x"; ok $? "--expect prints the first mismatch"
+# --help (gcoracle's and compare's) and the man page's OPTIONS name the same options.
+man=${top_srcdir:-.}/docs/gcoracle.1
+help_opts=$({ "$o" --help; "$o" compare --help; } | grep -o -- '--[a-z][a-z-]*' | sort -u)
+man_opts=$(grep -E '^\.BI? \\-\\-' "$man" | sed 's/\\//g' | grep -o -- '--[a-z][a-z-]*' | sort -u)
+[ -n "$help_opts" ] && [ "$help_opts" = "$man_opts" ]
+ok $? "--help and docs/gcoracle.1 list the same options ($(echo $help_opts))"
 echo "1..$n"
 exit $fail

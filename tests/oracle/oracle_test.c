@@ -82,10 +82,12 @@ static size_t nerrors(void)
 	return n;
 }
 
+static uint64_t ev_thread = 1;   /* the thread ev() writes events on */
+
 static void ev(struct mb *m, unsigned e, const struct pl *p)
 {
 	const struct gcspec_event *s = &gcspec_events[e];
-	mb_event_full(m, gcspec_providers[s->provider].name, s->id, s->version, 1, p, NULL);
+	mb_event_full(m, gcspec_providers[s->provider].name, s->id, s->version, ev_thread, p, NULL);
 }
 
 static void gcstart(struct mb *m, uint32_t count, uint32_t depth, uint32_t type)
@@ -407,6 +409,54 @@ static void test_stream(void)
 	tap_ok(has(GCSPEC_DIAG_S009, 6), "S009 for GCSuspendEEEnd without begin");
 	tap_ok(has(GCSPEC_DIAG_S011, 7), "S011 for GCRestartEEEnd without GCRestartEEBegin");
 	tap_ok(has(GCSPEC_DIAG_S010, 9), "S010 for GCRestartEEBegin while restarting");
+	/* The runtime fires GCSuspendEEBegin before it takes the suspension
+	 * lock and GCRestartEEEnd after it lets go (seen in real .NET 10
+	 * traces), so other threads' suspensions interleave. */
+	fresh(&m);
+	susp(&m, 0);                                            /* 0: thread 1 */
+	clr_only(&m, GCSPEC_EV_GCSuspendEEEnd_V1);
+	gcstart(&m, 1, 0, 0);
+	gcend(&m, 1, 0);
+	clr_only(&m, GCSPEC_EV_GCRestartEEBegin_V1);            /* 4 */
+	ev_thread = 2;
+	susp(&m, 0xFFFFFFFFu);                                  /* 5: waits for the lock */
+	ev_thread = 1;
+	clr_only(&m, GCSPEC_EV_GCRestartEEEnd_V1);
+	ev_thread = 2;
+	clr_only(&m, GCSPEC_EV_GCSuspendEEEnd_V1);              /* 7: has it */
+	clr_only(&m, GCSPEC_EV_GCRestartEEBegin_V1);
+	ev_thread = 1;
+	susp(&m, 1);                                            /* 9: waits */
+	ev_thread = 3;
+	susp(&m, 0xFFFFFFFFu);                                  /* 10: waits */
+	ev_thread = 2;
+	clr_only(&m, GCSPEC_EV_GCRestartEEEnd_V1);              /* 11: lets go */
+	ev_thread = 3;
+	clr_only(&m, GCSPEC_EV_GCSuspendEEEnd_V1);              /* 12: began later, got it first */
+	clr_only(&m, GCSPEC_EV_GCRestartEEBegin_V1);
+	ev_thread = 1;
+	clr_only(&m, GCSPEC_EV_GCSuspendEEEnd_V1);              /* 14: before 3's restart end */
+	ev_thread = 3;
+	clr_only(&m, GCSPEC_EV_GCRestartEEEnd_V1);              /* 15: owed */
+	ev_thread = 1;
+	gcstart(&m, 2, 0, 0);
+	gcend(&m, 2, 0);
+	clr_only(&m, GCSPEC_EV_GCRestartEEBegin_V1);
+	clr_only(&m, GCSPEC_EV_GCRestartEEEnd_V1);
+	run(&m);
+	tap_ok(nrec == 0, "other threads' suspensions may begin inside one and take over before its GCRestartEEEnd");
+	fresh(&m);
+	susp(&m, 0xFFFFFFFFu);
+	clr_only(&m, GCSPEC_EV_GCSuspendEEEnd_V1);
+	ev_thread = 2;
+	susp(&m, 0xFFFFFFFFu);
+	clr_only(&m, GCSPEC_EV_GCSuspendEEEnd_V1);              /* 3: thread 1 holds the lock */
+	ev_thread = 1;
+	clr_only(&m, GCSPEC_EV_GCRestartEEBegin_V1);
+	clr_only(&m, GCSPEC_EV_GCRestartEEEnd_V1);
+	run(&m);
+	tap_ok(has(GCSPEC_DIAG_S009, 3) && nwith(GCSPEC_DIAG_S008) == 0,
+	       "S009 for another thread's GCSuspendEEEnd while a suspension holds the runtime");
 	fresh(&m);
 	clr_only(&m, GCSPEC_EV_GCRestartEEEnd_V1);
 	run(&m);
@@ -490,15 +540,27 @@ static void test_stream(void)
 	pl_u64(&p, 0x50); pl_u64(&p, 0x60); pl_u32(&p, 1); pl_u32(&p, 0);
 	pl_u64(&p, 0); pl_u16(&p, 0);
 	ev(&m, GCSPEC_EV_SetGCHandle, &p);
-	ev(&m, GCSPEC_EV_SetGCHandle, &p);
+	ev(&m, GCSPEC_EV_SetGCHandle, &p);         /* a store into a live handle: fine */
+	p.n = 0;
+	pl_u64(&p, 0x50); pl_u64(&p, 0x60); pl_u32(&p, 2); pl_u32(&p, 0);
+	pl_u64(&p, 0); pl_u16(&p, 0);
+	ev(&m, GCSPEC_EV_SetGCHandle, &p);         /* the same live handle as another kind */
 	p.n = 0;
 	pl_u64(&p, 0x70); pl_u16(&p, 0);
 	ev(&m, GCSPEC_EV_DestroyGCHandle, &p);
 	ev(&m, GCSPEC_EV_DestroyGCHandle, &p);
+	p.n = 0;
+	pl_u64(&p, 0x50); pl_u16(&p, 0);
+	ev(&m, GCSPEC_EV_DestroyGCHandle, &p);
+	p.n = 0;
+	pl_u64(&p, 0x50); pl_u64(&p, 0x60); pl_u32(&p, 0); pl_u32(&p, 0);
+	pl_u64(&p, 0); pl_u16(&p, 0);
+	ev(&m, GCSPEC_EV_SetGCHandle, &p);         /* freed, then reused as another kind: fine */
 	run(&m);
-	tap_ok(has(GCSPEC_DIAG_S019, 1) && !has(GCSPEC_DIAG_S020, 2) && has(GCSPEC_DIAG_S020, 3) &&
+	tap_ok(!has(GCSPEC_DIAG_S019, 1) && has(GCSPEC_DIAG_S019, 2) && nwith(GCSPEC_DIAG_S019) == 1 &&
+	       !has(GCSPEC_DIAG_S020, 3) && has(GCSPEC_DIAG_S020, 4) && nwith(GCSPEC_DIAG_S020) == 1 &&
 	       nwith(GCSPEC_DIAG_P001) == 0,
-	       "handles: S019 for a second set, S020 for a second destroy only");
+	       "handles: S019 for a live handle set as another kind only, S020 for a second destroy only");
 	fresh(&m);
 	p.n = 0;
 	pl_u32(&p, 0); pl_u16(&p, 0);
@@ -517,6 +579,16 @@ static void test_stream(void)
 	gcend(&m, 1, 0);
 	run(&m);
 	tap_ok(has(GCSPEC_DIAG_S023, 1), "S023 for a timestamp going backwards on one thread");
+	fresh(&m);
+	ev_thread = 0;
+	m.ts = 100;
+	clr_only(&m, GCSPEC_EV_GCFinalizersBegin_V1);
+	m.ts = 0;
+	clr_only(&m, GCSPEC_EV_GCFinalizersEnd_V1);
+	ev_thread = 1;
+	run(&m);
+	tap_ok(nwith(GCSPEC_DIAG_S023) == 0,
+	       "no S023 on thread id 0: the runtime writes it for several threads it no longer knows");
 	fresh(&m);
 	mb_event(&m, 1, 4, NULL);
 	mb_event(&m, 1, 4, NULL);

@@ -56,5 +56,8 @@ check "invalid TOML is named with its file" \
 check "a diagnostic with an unknown severity is named" \
 	'0,/severity = "error"/s/severity = "error"/severity = "fatal"/' \
 	docs/diagnostics.toml diagnostics.toml "GC-M001" "severity"
+check "a malformed erratum confirmation is named with its erratum" \
+	'0,/^confirmed = { runtime/s/^confirmed = { runtime/confirmed = { runtim/' \
+	docs/spec/errata.toml errata.toml "E001" "confirmed"
 echo "1..$n"
 exit $fail

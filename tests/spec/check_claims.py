@@ -6,22 +6,30 @@ layouts), with every difference explained by an erratum (docs/spec/errata.toml).
 
 Checks, printing TAP:
   (a) every claims section names an event of the spec;
-  (b) every difference between a section and its spec event -- event id, level (number and
-      name), keywords and masks, heading/table names, field names, order and types, missing
-      and extra fields, enum values outside the map or runtime values the document leaves
-      out -- is covered by an erratum naming that document, that event and (for field
-      differences) that field, with a kind that fits the difference;
-  (c) every erratum names an existing event (and field, if it gives one) and existing
-      documents, and explains at least one real difference in each document it names
-      ("manifest" as a document: the spec's struct `layout`, which the manifest cannot
-      express, on the field the erratum names -- and every such layout needs one);
-  (d) erratum ids are unique and sequential (E001, E002, ...).
-It also checks that the `sources` of maps.toml agree with the values the claims list: a
-document is a source of exactly the values it lists, unless a value-name erratum on that
-field names the value in its `values` (a value the document gives the wrong number).
+  (b) every difference between a section and its spec event -- event id, version, provider,
+      task, opcode (when the section states them), level (number and name), keywords and
+      masks, heading/table names, field names, order and types, missing and extra fields,
+      for a manifest also each field's out type, map, count, length and struct membership,
+      enum values outside the map or runtime values the document leaves out, values whose
+      meaning the runtime has changed (`runtime_meaning` in maps.toml), and the prose
+      statements the claims mark as disputed (`disputed`) -- is covered by an erratum
+      naming that document, that event (or one of its `also_events`) and, for field
+      differences, that field, with a kind that fits the difference;
+  (c) the current manifest is held to the same rule as a document ("manifest"): every place
+      the spec departs from it -- a struct `layout` it cannot express, a map value only the
+      runtime's source has, a value meaning the runtime changed, a field whose values follow
+      another map (`describes`) -- needs an erratum against "manifest";
+  (d) every erratum names an existing event (and field, if it gives one) and existing
+      documents, and explains at least one real difference in each document it names;
+  (e) erratum ids are unique and sequential (E001, E002, ...).
+It also checks maps.toml: a document is a source of exactly the values it lists (unless a
+value-name erratum on that field names the value in its `values`: a value the document gives
+the wrong number), every value with a runtime `runtime` symbol has a "runtime ..." source and
+the other way round, and a manifest map the runtime has extended is open.
 Standard library only (Python 3.11+).
 """
 import os
+import re
 import sys
 import tomllib
 
@@ -31,10 +39,13 @@ from speclib import PROVIDER_FILES, Tap, load  # noqa: E402
 LEVEL_NAMES = {0: "LogAlways", 1: "Critical", 2: "Error", 3: "Warning",
                4: "Informational", 5: "Verbose"}
 KINDS = {"event-id", "version-heading-table", "missing-field", "extra-field", "field-order",
-         "field-type", "field-name", "level", "keyword", "enum-values", "value-name", "other"}
+         "field-type", "field-name", "level", "keyword", "opcode", "task", "enum-values",
+         "value-name", "value-meaning", "semantics", "other"}
 FIELD_KINDS = {"missing-field", "field-order", "field-type", "field-name", "enum-values",
-               "value-name"}
-EVENT_KINDS = {"event-id", "version-heading-table", "level", "keyword"}
+               "value-name", "value-meaning"}
+EVENT_KINDS = {"event-id", "version-heading-table", "level", "keyword", "opcode", "task"}
+VALUE_KINDS = {"value-name", "value-meaning"}     # errata that name map values in `values`
+MANIFEST_FIELD_KEYS = ("out", "map", "count", "length", "member_of")
 
 
 def is_runtime_source(src):
@@ -57,15 +68,20 @@ def lis_len(seq):
 class Diff:
     """One difference between a document's section and the spec event."""
 
-    def __init__(self, doc, event, kinds, what, fields=None, doc_field=None):
+    def __init__(self, doc, event, kinds, what, fields=None, doc_field=None, value=None):
         self.doc, self.event, self.kinds, self.what = doc, event, set(kinds), what
         self.fields = None if fields is None else set(fields)  # None: an event-level difference
         self.doc_field = doc_field                             # for extra fields
+        self.value = value                                     # for value-meaning differences
 
     def covered_by(self, er):
-        if self.doc not in er.get("docs", []) or er.get("event") != self.event:
+        if self.doc not in er.get("docs", []):
+            return False
+        if self.event != er.get("event") and self.event not in er.get("also_events", []):
             return False
         if er.get("kind") not in self.kinds:
+            return False
+        if self.value is not None and self.value not in er.get("values", []):
             return False
         if self.doc_field is not None:
             return er.get("doc_field") == self.doc_field
@@ -74,23 +90,38 @@ class Diff:
         return er.get("field") in self.fields
 
 
-def section_diffs(doc, sec, ev, prov_kw, maps, describes):
-    """Every difference between claims section `sec` and spec event `ev`, plus schema
-    problems (strings) that make the section unreadable."""
+def field_map(sym, sf, describes):
+    """The map a spec field's values follow: a non-manifest map that `describes` the field
+    (the runtime's own enum, where the manifest has none or the wrong one), else its map."""
+    return describes.get(f"{sym}.{sf['name']}") or sf.get("map")
+
+
+def section_diffs(doc, sec, ev, prov, maps, describes):
+    """Every difference between claims section `sec` and spec event `ev` (of provider
+    `prov`), plus schema problems (strings) that make the section unreadable."""
     diffs, problems = [], []
     sym = ev["symbol"]
+    prov_kw = prov.get("keywords", {})
+    manifest_doc = doc.get("kind") == "manifest"
 
-    def add(kinds, what, fields=None, doc_field=None):
-        diffs.append(Diff(doc["id"], sym, kinds, what, fields, doc_field))
+    def add(kinds, what, fields=None, doc_field=None, value=None):
+        diffs.append(Diff(doc["id"], sym, kinds, what, fields, doc_field, value))
 
     # names in heading and event table
     for key in ("heading", "table_event"):
         if sec.get(key) != sym:
             add({"version-heading-table", "other"},
                 f"{key} names {sec.get(key)!r}, the event is {sym}")
-    # id
+    # id; and, where the section states them, version, provider, task and opcode
     if sec.get("id") != ev["id"]:
         add({"event-id"}, f"id {sec.get('id')} (spec {ev['id']})")
+    if "version" in sec and sec["version"] != ev["version"]:
+        add({"version-heading-table"}, f"version {sec['version']} (spec {ev['version']})")
+    if "provider" in sec and sec["provider"] != prov.get("name"):
+        add({"other"}, f"provider {sec['provider']} (spec {prov.get('name')})")
+    for key in ("task", "opcode"):
+        if key in sec and sec[key] != ev[key]:
+            add({key}, f"{key} {sec[key]} (spec {ev[key]})")
     # level, number and name (the document may declare how it spells level names)
     glossary = doc.get("level_names", {})
     lname = sec.get("level_name")
@@ -153,6 +184,13 @@ def section_diffs(doc, sec, ev, prov_kw, maps, describes):
         if df["type"] != sf["type"]:
             add({"field-type"}, f"field {sf['name']}: type {df['type']} (spec {sf['type']})",
                 [sf["name"]])
+        if manifest_doc:
+            # A manifest states a field's whole description; the spec keeps it all.
+            for key in MANIFEST_FIELD_KEYS:
+                if df.get(key) != sf.get(key):
+                    add({"enum-values", "other"} if key == "map" else {"field-type"},
+                        f"field {sf['name']}: {key} {df.get(key)!r} (spec {sf.get(key)!r})",
+                        [sf["name"]])
     for si, sf in enumerate(sfields):
         if si not in used:
             add({"missing-field"}, f"field {sf['name']} ({sf['type']}) is missing", [sf["name"]])
@@ -176,7 +214,7 @@ def section_diffs(doc, sec, ev, prov_kw, maps, describes):
         if pair[di] is None:
             continue                      # an extra field: already a difference
         sf = sfields[pair[di]]
-        mname = sf.get("map") or describes.get(f"{sym}.{sf['name']}")
+        mname = field_map(sym, sf, describes)
         if mname is None or mname not in maps:
             add({"enum-values", "other"},
                 f"field {sf['name']}: values listed but no map describes the field",
@@ -192,8 +230,56 @@ def section_diffs(doc, sec, ev, prov_kw, maps, describes):
         if left_out:
             add({"enum-values"}, f"field {sf['name']}: leaves out runtime values "
                 f"{left_out} of {mname}", [sf["name"]])
+        for v in vals:
+            if known.get(v, {}).get("runtime_meaning"):
+                add({"value-meaning"}, f"field {sf['name']}: value {v} is "
+                    f"{known[v]['name']} to the document; the runtime: "
+                    f"{known[v]['runtime_meaning']}", [sf["name"]], value=v)
         claimed += [(mname, v, sf["name"]) for v in vals]
+
+    # prose the claims mark as contradicting the runtime (what a field means, when the
+    # event is raised): no table can be compared, so each such statement is recorded
+    for st in sec.get("disputed", []):
+        if not isinstance(st, dict) or not st.get("says"):
+            problems.append("a disputed statement needs `says`")
+            continue
+        f = st.get("field")
+        if f is not None and f not in [x["name"] for x in sfields]:
+            problems.append(f"disputed statement on {f!r}, which {sym} does not have")
+            continue
+        add({"semantics"}, f"says {st['says']!r}", None if f is None else [f])
     return diffs, problems, claimed
+
+
+def manifest_diffs(events, maps, describes):
+    """Every place the spec departs from the current manifest, as differences of the
+    pseudo-document "manifest"."""
+    diffs = []
+    for sym, ev in events.items():
+        for sf in ev["fields"]:
+            f = sf["name"]
+            if sf.get("layout"):
+                diffs.append(Diff("manifest", sym, {"other"}, f"field {f}: layout "
+                                  f"{sf['layout']} (the manifest cannot express padding)", [f]))
+            m = maps.get(sf.get("map"))
+            if m is None:
+                continue
+            extra = [v["value"] for v in m["values"] if "manifest" not in v.get("sources", [])]
+            if extra:
+                diffs.append(Diff("manifest", sym, {"enum-values"}, f"field {f}: "
+                                  f"{sf['map']} lacks runtime values {extra}", [f]))
+            for v in m["values"]:
+                if v.get("runtime_meaning") and "manifest" in v.get("sources", []):
+                    diffs.append(Diff("manifest", sym, {"value-meaning"},
+                                      f"field {f}: {sf['map']} names {v['value']} {v['name']}; "
+                                      f"the runtime: {v['runtime_meaning']}", [f],
+                                      value=v["value"]))
+            other = describes.get(f"{sym}.{f}")
+            if other and other != sf["map"]:
+                diffs.append(Diff("manifest", sym, {"value-meaning", "enum-values"},
+                                  f"field {f}: the manifest maps it with {sf['map']}, the "
+                                  f"runtime fills it from {other}", [f]))
+    return diffs
 
 
 def main():
@@ -207,7 +293,7 @@ def main():
         d = load(os.path.join(specdir, fn))
         for ev in d.get("event", []):
             events[ev["symbol"]] = ev
-            prov_of[ev["symbol"]] = d["provider"].get("keywords", {})
+            prov_of[ev["symbol"]] = d["provider"]
     maps = load(os.path.join(specdir, "maps.toml")).get("map", {})
     describes = {}
     for mname, m in maps.items():
@@ -243,6 +329,10 @@ def main():
                 continue
             diffs, problems, claimed = section_diffs(doc, sec, ev, prov_of[ev["symbol"]],
                                                      maps, describes)
+            for k in ("heading", "table_event", "id", "level", "level_name", "keyword",
+                      "keyword_mask"):
+                if k not in sec:
+                    problems.append(f"needs {k}")
             tap.ok(not problems, f"{label}: well-formed", "\n".join(problems))
             uncovered = [d for d in diffs if not any(d.covered_by(er) for er in errata)]
             tap.ok(not uncovered,
@@ -252,6 +342,15 @@ def main():
                              + f"): {d.what}" for d in uncovered))
             all_diffs += diffs
             all_claimed += [(did, ev["symbol"], m, v, f) for m, v, f in claimed]
+
+    # (c) the current manifest, as the document "manifest"
+    mdiffs = manifest_diffs(events, maps, describes)
+    uncovered = [d for d in mdiffs if not any(d.covered_by(er) for er in errata)]
+    tap.ok(not uncovered, f"all {len(mdiffs)} departures of the spec from the manifest "
+           "have errata against 'manifest'",
+           "\n".join(f"no erratum ({'/'.join(sorted(d.kinds))}, {d.event}"
+                     f".{'|'.join(sorted(d.fields or []))}): {d.what}" for d in uncovered))
+    all_diffs += mdiffs
 
     # maps.toml sources agree with the claims; a mismatch needs an erratum on that field
     def value_erratum(doc, event, field, value):
@@ -290,16 +389,24 @@ def main():
                 bad.append(f"describes {target}, which the spec does not have")
         if m.get("open") and not m.get("open_why"):
             bad.append("open but no open_why")
+        # runtime provenance: a symbol where the runtime's source defines the value
+        for mv in m["values"]:
+            rt = any(s.startswith("runtime") for s in mv.get("sources", []))
+            if bool(mv.get("runtime")) != rt:
+                bad.append(f"{mv['value']}: a `runtime` symbol goes with a 'runtime ...' "
+                           "source, and the other way round")
+            if rt and not m.get("runtime_enum"):
+                bad.append(f"{mv['value']}: a runtime source, but the map names no runtime_enum")
+            if mv.get("runtime_meaning") and not mv.get("runtime"):
+                bad.append(f"{mv['value']}: runtime_meaning without the runtime's symbol")
+        if not m.get("manifest", True) and any(
+                "manifest" in v.get("sources", []) for v in m["values"]):
+            bad.append("manifest = false, but a value names the manifest as its source")
+        if m.get("manifest", True) and not m.get("open") and any(
+                "manifest" not in v.get("sources", []) and any(
+                    s.startswith("runtime") for s in v.get("sources", [])) for v in m["values"]):
+            bad.append("the runtime has values the manifest lacks: the map must be open")
         tap.ok(not bad, f"maps.toml {mname}: sources agree with the claims", "\n".join(bad))
-
-    # The spec's one departure from the manifest (a struct layout with padding, which the
-    # manifest cannot express) stands as an erratum against the manifest, like the documents'.
-    for sym, ev in events.items():
-        for f in ev["fields"]:
-            if f.get("layout"):
-                tap.ok(any("manifest" in er.get("docs", []) and er.get("event") == sym
-                           and er.get("field") == f["name"] for er in errata),
-                       f"{sym}.{f['name']}: layout {f['layout']} has an erratum against the manifest")
 
     # (c) and (d): the errata themselves
     ids = [er.get("id") for er in errata]
@@ -311,10 +418,19 @@ def main():
         eid = er.get("id", "?")
         bad = []
         ev = events.get(er.get("event"))
-        if ev is None:
-            bad.append(f"event {er.get('event')!r} is not in the spec")
-        elif "field" in er and er["field"] not in [f["name"] for f in ev["fields"]]:
-            bad.append(f"field {er['field']!r} is not a field of {ev['symbol']}")
+        for sym in [er.get("event")] + list(er.get("also_events", [])):
+            other = events.get(sym)
+            if other is None:
+                bad.append(f"event {sym!r} is not in the spec")
+            elif "field" in er and er["field"] not in [f["name"] for f in other["fields"]]:
+                bad.append(f"field {er['field']!r} is not a field of {sym}")
+        wit = er.get("witness")
+        if wit is not None and not (
+                isinstance(wit, dict) and set(wit) == {"field", "values"}
+                and ev is not None and wit["field"] in [f["name"] for f in ev["fields"]]
+                and wit["values"] and all(isinstance(v, int) for v in wit["values"])):
+            bad.append("witness, when present, must be { field = F, values = [...] }: values "
+                       "of a field of the event that only the truth allows")
         if not er.get("docs") or any(d not in doc_ids | {"manifest"} for d in er.get("docs", [])):
             bad.append(f"docs {er.get('docs')} must be known document ids {sorted(doc_ids)} "
                        "or 'manifest'")
@@ -324,23 +440,26 @@ def main():
             bad.append(f"kind {er.get('kind')} needs a field")
         if er.get("kind") in EVENT_KINDS and "field" in er:
             bad.append(f"kind {er.get('kind')} is about the event; it takes no field")
-        if "values" in er and (er.get("kind") != "value-name" or not er["values"] or not all(
+        if ("values" in er or er.get("kind") in VALUE_KINDS) and (
+                er.get("kind") not in VALUE_KINDS or not er.get("values") or not all(
                 isinstance(v, int) for v in er["values"])):
-            bad.append("values (the map values a value-name erratum is about) must be a "
-                       "non-empty list of integers, on a value-name erratum")
+            bad.append("values (the map values a value-name or value-meaning erratum is "
+                       "about) must be a non-empty list of integers, on such an erratum")
         if er.get("kind") == "extra-field" and not er.get("doc_field"):
             bad.append("kind extra-field needs doc_field (the document's field name)")
         for k in ("says", "truth", "source"):
             if not isinstance(er.get(k), str) or not er.get(k).strip():
                 bad.append(f"{k} must be a non-empty string")
-        if not isinstance(er.get("confirmed"), str):
-            bad.append("confirmed must be a string (empty until a real trace confirms it)")
+        conf = er.get("confirmed")
+        if conf is not None and not (
+                isinstance(conf, dict) and set(conf) == {"runtime", "rid"}
+                and re.fullmatch(r"\d+\.\d+\.\d+", str(conf["runtime"]))
+                and re.fullmatch(r"[a-z]+-[a-z0-9]+", str(conf["rid"]))):
+            bad.append("confirmed, when present, must be { runtime = \"MAJOR.MINOR.PATCH\", "
+                       "rid = \"os-arch\" } (absent until a real trace shows the erratum)")
         tap.ok(not bad, f"{eid}: names an existing event, field and documents", "\n".join(bad))
         idle = [d for d in er.get("docs", []) if (eid, d) not in used_by_sources
                 and not any(x.doc == d and x.covered_by(er) for x in all_diffs)]
-        if "manifest" in idle and ev is not None and any(
-                f["name"] == er.get("field") and f.get("layout") for f in ev["fields"]):
-            idle.remove("manifest")
         tap.ok(not idle, f"{eid}: explains a difference in each document it names",
                f"no difference found for {idle} ({er.get('kind')} {er.get('event')}"
                f"{'.' + er['field'] if er.get('field') else ''})")

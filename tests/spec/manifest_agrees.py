@@ -1,10 +1,15 @@
 #!/usr/bin/env python3
 """The spec holds exactly the runtime manifest's GC event-versions, with the
 manifest's ids, task, opcode, level, keywords and field lists (names, types,
-order, maps, counts). Reads ../shared/reference/ when it is there."""
+order, maps, counts); its providers' GUIDs and keyword masks, its tasks' values
+and GUIDs and its opcodes' values are the manifest's; and the map values
+maps.toml attributes to "manifest" are exactly the manifest's, with its names.
+Reads ../shared/reference/ when it is there."""
 import csv
 import os
+import re
 import sys
+import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from speclib import Tap, load, spec_events, spec_maps, srcdir  # noqa: E402
@@ -76,6 +81,62 @@ for r in events:
     for f in ev["fields"]:
         if "map" in f:
             tap.ok(f["map"] in maps, f"{label}: map {f['map']} is in maps.toml")
+
+# Providers, keywords, tasks and opcodes (the numbers the tables carry), and map values.
+root = ET.parse(os.path.join(ref, "runtime-gc-manifest.xml")).getroot()
+provs = {}
+for fn in ("dotnet-runtime.toml", "dotnet-runtime-private.toml", "dotnet-runtime-rundown.toml"):
+    d = load(os.path.join(srcdir(), "docs", "spec", fn))
+    provs[d["provider"]["name"]] = d
+
+
+def num(s):
+    return int(s, 16) if s.lower().startswith("0x") else int(s)
+
+
+man_maps = {}
+for p in root.iter("provider"):
+    d = provs.get(p.get("name"))
+    if not tap.ok(d is not None, f"provider {p.get('name')} is in the spec"):
+        continue
+    tap.ok(p.get("guid").strip("{}").lower() == d["provider"]["guid"].lower(),
+           f"{p.get('name')}: GUID {p.get('guid')}")
+    want = {k.get("name"): num(k.get("mask")) for k in p.iter("keyword")}
+    got = d["provider"].get("keywords", {})
+    tap.ok(want == got, f"{p.get('name')}: keyword names and masks",
+           f"manifest only {sorted(set(want.items()) - set(got.items()))}\n"
+           f"spec only {sorted(set(got.items()) - set(want.items()))}")
+for t_el in root.iter("task"):
+    spec_task = None
+    for d in provs.values():
+        for tk in d.get("task", []):
+            if tk["name"] == t_el.get("name"):
+                spec_task = tk
+    if not tap.ok(spec_task is not None, f"task {t_el.get('name')} is in the spec"):
+        continue
+    tap.ok(spec_task["value"] == num(t_el.get("value"))
+           and spec_task["guid"].lower() == t_el.get("eventGUID").strip("{}").lower(),
+           f"task {t_el.get('name')}: value and GUID")
+    want = {o.get("name"): num(o.get("value")) for o in t_el.iter("opcode")}
+    tap.ok(want == spec_task.get("opcodes", {}), f"task {t_el.get('name')}: opcode names and values",
+           f"manifest {want}\nspec     {spec_task.get('opcodes', {})}")
+for m in list(root.iter("valueMap")) + list(root.iter("bitMap")):
+    vals = {}
+    for v in m.iter("map"):
+        msg = re.search(r"\.(\w+)\)$", v.get("message") or "")
+        name = re.sub(r"(Map)?Message$", "", msg.group(1)) if msg else None
+        vals[num(v.get("value"))] = name
+    if m.get("name") in man_maps and man_maps[m.get("name")] != vals:
+        tap.ok(False, f"map {m.get('name')} is the same in every provider that defines it")
+    man_maps[m.get("name")] = vals
+for mname, vals in sorted(man_maps.items()):
+    sm = maps.get(mname, {})
+    got = {v["value"]: v["name"] for v in sm.get("values", [])
+           if "manifest" in v.get("sources", [])}
+    tap.ok(got == vals, f"maps.toml {mname}: the values sourced 'manifest' are the manifest's, "
+           "with its names", f"manifest {vals}\nspec     {got}")
+notman = sorted(n for n, m in maps.items() if m.get("manifest", True) and n not in man_maps)
+tap.ok(not notman, "every map not marked manifest = false is a manifest map", "\n".join(notman))
 
 extra = sorted(f"{k[0]} id {k[1]} v{k[2]}" for k in spec if k not in seen)
 tap.ok(not extra, "the spec has no event-version the manifest lacks", "\n".join(extra))

@@ -17,6 +17,7 @@ using System.Diagnostics.Tracing;
 using System.Globalization;
 using System.IO;
 using System.Runtime;
+using System.Runtime.InteropServices;
 using System.Text.Encodings.Web;
 using System.Text.Json;
 using System.Threading;
@@ -48,7 +49,7 @@ static class Program
             written = listener.Count;
         }
         Console.WriteLine(
-            $"runtime={Environment.Version} server={GCSettings.IsServerGC} latency={GCSettings.LatencyMode} " +
+            $"runtime={Environment.Version} rid={RuntimeInformation.RuntimeIdentifier} server={GCSettings.IsServerGC} latency={GCSettings.LatencyMode} " +
             $"gcs={GC.CollectionCount(0)}/{GC.CollectionCount(1)}/{GC.CollectionCount(2)} events={written}");
         return 0;
     }

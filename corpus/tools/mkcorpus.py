@@ -1,0 +1,419 @@
+#!/usr/bin/env python3
+"""Write the golden corpus: corpus/cases/*, expect/*, events/*, index.{cbor,json}.
+
+    mkcorpus.py --gcgen PATH --gccorpus PATH --srcdir DIR --out DIR [--jobs N]
+
+Every case is one gcgen run from fixed arguments: the trace file itself,
+--values (the model stream of the same events: the ground truth of every
+field value) and --expect (the diagnostics a checker must raise). This script
+decides what the cases are (the tables below) and names them; `gccorpus pack`
+(C, libcbor) turns gcgen's outputs into the expectation files and the index.
+Same gcgen, same tables: same bytes.
+
+Adding a container is one row in CONTAINERS. Its cases follow: the
+exhaustive stream at pointer sizes 4 and 8, realistic streams, the payload
+faults when the row asks for them, and every container fault class gcgen
+lists for its format.
+"""
+import argparse
+import concurrent.futures
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+
+
+class Container:
+    """One format gcgen writes, and which case families it gets."""
+
+    def __init__(self, fmt, label, ext, container, version, *, home=False,
+                 all_profiles=False, payload_faults=False, variants=(),
+                 fault_args=(), truncations=None, base_args=(), clean_expect=(),
+                 clock_hz=0):
+        self.fmt = fmt                  # gcgen --format
+        self.label = label              # in case names: y_<label>_...
+        self.ext = ext                  # file name ending ("" for a directory)
+        self.container = container      # family name in the expectations
+        self.version = version          # container version (nettrace 4/5/6)
+        self.home = home                # stream faults are written here
+        self.all_profiles = all_profiles  # every runtime profile, realistic
+        self.payload_faults = payload_faults
+        self.variants = variants        # (suffix, gcgen args, description)
+        self.fault_args = list(fault_args)  # extra args for container faults
+        self.base_args = list(base_args)    # extra args for every case (size)
+        # What the container itself makes a reader say on every case without
+        # a fault (gcgen records faults only).
+        self.clean_expect = list(clean_expect)
+        # A container with a clock of its own (CTF: 1 GHz) records gcgen's
+        # ticks converted; the expectation gives them in its clock.
+        self.clock_hz = clock_hz
+        # The truncate class cuts at a seed-chosen byte: one case per
+        # (code the cut must raise, name), the first seed whose cut raises it.
+        self.truncations = truncations if truncations is not None else TRUNCATIONS
+
+
+# nettrace: a cut inside a block (truncate-at-boundary cuts between blocks).
+TRUNCATIONS = (("GC-N003", "truncated_inside_block"),)
+
+NETTRACE_VARIANTS = (
+    ("uncompressed_headers", ["-O", "uncompressed=1"],
+     "event headers written uncompressed: legal in the format, never written by the runtime"),
+    ("small_blocks_many_sequence_points", ["-O", "block-bytes=600", "-O", "sp-every=1"],
+     "many small EventBlocks with a sequence point after each: stacks and sequence numbers restart often"),
+    ("metadata_upfront", ["-O", "metadata-upfront=1"],
+     "every event-version's metadata in one block before any event"),
+)
+# The first foreign record follows this many runtime events, so it is event
+# number ETL_FOREIGN_EVERY; the reader notes its provider once, there.
+ETL_FOREIGN_EVERY = 5
+# Every .etl case uses 4 KiB buffers (Windows' default is 64 KiB, which would
+# make each case at least 128 KiB); one case keeps the default.
+ETL_SMALL = ["-O", "buffer-size=4096"]
+ETL_VARIANTS = (
+    ("default_64k_buffers", ["-O", "buffer-size=65536"],
+     "64 KiB buffers, the size Windows loggers default to"),
+    ("tiny_buffers", ["-O", "buffer-size=1024"],
+     "1 KiB buffers: many buffers, records packed up to each buffer's end"),
+    ("foreign_provider", ["-O", "foreign-every=%d" % ETL_FOREIGN_EVERY],
+     "events of another provider (the TPL EventSource) between the runtime's: passed over "
+     "and counted, noted once (GC-U003); they take event indexes, and the expectation lists "
+     "the diagnostics only",
+     {"extra_expect": [{"code": "GC-U003", "event": ETL_FOREIGN_EVERY}], "events": False}),
+)
+# Several EventBlocks, so that faults can pick a block and sequence numbers
+# can jump between blocks, in a file of a few kilobytes.
+NETTRACE_FAULT_ARGS = ["-O", "block-bytes=2048"]
+
+CONTAINERS = [
+    Container("cbor", "model", ".cbor", "gcconform-model", 1),
+    Container("nettrace-v4", "nettrace_v4", ".nettrace", "nettrace", 4,
+              fault_args=NETTRACE_FAULT_ARGS),
+    Container("nettrace-v5", "nettrace_v5", ".nettrace", "nettrace", 5, home=True,
+              all_profiles=True, payload_faults=True, variants=NETTRACE_VARIANTS,
+              fault_args=NETTRACE_FAULT_ARGS),
+    Container("nettrace-v5-full", "nettrace_v5_full", ".nettrace", "nettrace", 5,
+              fault_args=NETTRACE_FAULT_ARGS),
+    Container("nettrace-v6", "nettrace_v6", ".nettrace", "nettrace", 6,
+              payload_faults=True, variants=NETTRACE_VARIANTS, fault_args=NETTRACE_FAULT_ARGS),
+    Container("nettrace-v6-full", "nettrace_v6_full", ".nettrace", "nettrace", 6,
+              fault_args=NETTRACE_FAULT_ARGS),
+    Container("etl", "etl", ".etl", "etl", 1, payload_faults=True, variants=ETL_VARIANTS,
+              base_args=ETL_SMALL, truncations=(("GC-W002", "truncated_inside_buffer"),)),
+    # A CTF case is a trace directory (cases/NAME.ctf/).
+    Container("ctf", "ctf", ".ctf", "ctf", 1, payload_faults=True, clock_hz=1000000000),
+    Container("etl-merged", "etl_merged", ".etl", "etl", 1, base_args=ETL_SMALL,
+              # The kernel records are noted once, at the first (its offset
+              # depends on the buffer layout, so no place is given).
+              clean_expect=[{"code": "GC-W010"}],
+              truncations=(("GC-W002", "truncated_inside_buffer"),)),
+]
+
+# Faults that must be accepted: real runtimes and real captures do this.
+# A fault class with an error among its required diagnostics makes an n_
+# case; one listed here, with no error even among the diagnostics that may
+# follow, a y_ case; any other an i_ case.
+ACCEPT = {
+    "trace-ends-inside-gc": "a trace may end anywhere, here inside a GC",
+    "handle-double-set": "runtimes reuse handle slots whose destruction they did not trace",
+    "sequence-gap": "events were lost during capture (a warning); the file itself is sound",
+}
+# What an implementation may do with each implementation-defined case.
+ALLOWED = {
+    "trace-starts-inside-gc":
+        "accept the trace, which begins inside a GC (GC-S002 note); a checker that does not "
+        "model trace edges may report events before the first complete GC as unpaired "
+        "(GC-S010, GC-S011, GC-S013, GC-S014)",
+    "extend-payload":
+        "decode the fields of the template and ignore the extra bytes (a newer runtime "
+        "appends fields), optionally warning (GC-P002); or refuse the event",
+    "size-of-other-version":
+        "report the payload as the size of the event's previous version (GC-P008) or as "
+        "truncated (GC-P001); the event's fields are not compared; or refuse the file",
+    "boolean-not-0-or-1":
+        "show the 4-byte Boolean as true or as its number, optionally warning (GC-P009)",
+    "unknown-event-version":
+        "pass the event over (GC-U001 note) or decode what it can; only its header is compared",
+    "unknown-event-id":
+        "pass the event over (GC-U002 note); only its header is compared",
+    "version-minor":
+        "read on as version 6.0, as the format says a reader should (GC-N017 note), or refuse",
+    "unknown-object":
+        "skip the block of an unknown kind, as the format says a reader should (GC-N009 note), "
+        "or refuse",
+    "data-after-end":
+        "stop at the end-of-stream marker and ignore what follows, optionally warning "
+        "(GC-N021), or refuse the file",
+}
+# Container faults after which every event is still there, unchanged: the
+# expectation lists the events. Other container faults lose or garble
+# events in ways a reader may handle differently; only their diagnostics are
+# expected.
+EVENTS_INTACT = {"sequence-gap", "version-minor", "data-after-end"}
+EVENTS_INTACT_V6 = {"unknown-object"}
+
+# Codes no corpus file raises, and why. The coverage check (gccorpus
+# coverage) fails unless this is exactly the set of catalogue codes that no
+# case requires.
+UNCOVERED = {
+    "GC-S025": "gcoracle reports it on y_nettrace_v5_stream_trace_ends_inside_gc when the cut "
+               "falls inside a suspension, but gcgen records it only as may: whether the edge "
+               "falls inside one depends on where its fault lands",
+    "GC-S026": "gcoracle reports it on i_nettrace_v5_stream_trace_starts_inside_gc when the "
+               "trace begins inside a suspension, join or finalizer run, but gcgen does not "
+               "record it: whether it does depends on where its fault lands",
+}
+UNCOVERED_FAMILIES = {
+    "GC-K": "gcoracle compare judges a decoder's output, not a trace file; "
+            "tests/corpus/compare_codes.sh triggers every GC-K code",
+}
+
+PROFILE_OF_EXHAUSTIVE = "net10"
+SEED = 1
+REALISTIC_GCS = 6
+FAULT_GCS = (3, 6, 12, 24)     # the first that gcgen can place the fault in
+
+
+class Case:
+    """A case: its name is <class>_<stem>; faults find their class from gcgen's
+    expectations (cls None until then)."""
+
+    def __init__(self, stem, cls, cont, args, *, faults=(), reaches=(), events=True,
+                 allowed="", description="", profile="net8", mode="realistic",
+                 seed=SEED, want_code=None, extra_expect=()):
+        self.stem, self.cls, self.cont, self.args = stem, cls, cont, args
+        # Diagnostics a writer option causes, which gcgen does not record.
+        self.extra_expect = list(extra_expect)
+        self.want_code = want_code      # truncate: the code the cut must raise
+        self.faults, self.reaches = list(faults), list(reaches)
+        self.events, self.allowed, self.description = events, allowed, description
+        self.profile, self.mode, self.seed = profile, mode, seed
+
+    @property
+    def name(self):
+        return "%s_%s" % (self.cls, self.stem)
+
+
+def run(cmd):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True, check=False)
+
+
+def load_catalogue(srcdir):
+    """code -> severity, from docs/diagnostics.toml and docs/diagnostics/*.toml."""
+    paths = [os.path.join(srcdir, "docs", "diagnostics.toml")]
+    part = os.path.join(srcdir, "docs", "diagnostics")
+    paths += sorted(os.path.join(part, f) for f in os.listdir(part) if f.endswith(".toml"))
+    cat = {}
+    for p in paths:
+        with open(p, "rb") as f:
+            for d in tomllib.load(f).get("diag", []):
+                if not d.get("retired"):
+                    cat[d["code"]] = d["severity"]
+    return cat
+
+
+def profiles(gcgen):
+    out = run([gcgen, "--list-profiles"])
+    return [(l.split()[0], " ".join(l.split()[1:])) for l in out.stdout.splitlines() if l.strip()]
+
+
+def fault_classes(gcgen, fmt):
+    """[(name, reach, description)] of the classes gcgen applies to fmt."""
+    out = run([gcgen, "--list-mutations=" + fmt])
+    if out.returncode:
+        sys.exit("mkcorpus: gcgen --list-mutations=%s failed: %s" % (fmt, out.stderr.strip()))
+    rows = []
+    for line in out.stdout.splitlines():
+        f = line.split(None, 4)
+        if len(f) == 5:
+            rows.append((f[0], f[1], f[4]))
+    return rows
+
+
+def plan(gcgen, available):
+    """Every case, in a fixed order."""
+    cases = []
+    profs = profiles(gcgen)
+    for c in CONTAINERS:
+        if c.fmt not in available:
+            continue
+        for ps in (4, 8):
+            cases.append(Case(
+                "%s_exhaustive_ptr%d" % (c.label, ps), "y", c,
+                ["--mode", "exhaustive", "--profile", PROFILE_OF_EXHAUSTIVE,
+                 "--pointer-size", str(ps)],
+                mode="exhaustive", profile=PROFILE_OF_EXHAUSTIVE,
+                description="every event-version of the spec and every value of every value "
+                            "map (plus values just outside the open maps: GC-V002 warnings), "
+                            "pointer size %d" % ps))
+        realistic = [(p, d) for p, d in profs] if c.all_profiles else [("net8", ".NET 8")]
+        for p, d in realistic:
+            cases.append(Case(
+                "%s_realistic_%s" % (c.label, p), "y", c,
+                ["--profile", p, "--gcs", str(REALISTIC_GCS)], profile=p,
+                description="%d GCs as a %s runtime writes them (workstation GC, its "
+                            "default pointer size)" % (REALISTIC_GCS, d)))
+        cases.append(Case(
+            "%s_realistic_net8_server_4_heaps_ptr4" % c.label, "y", c,
+            ["--heaps", "4", "--pointer-size", "4", "--gcs", "3"],
+            description="server GC with 4 heaps in a 32-bit process (joins, per-heap history)"))
+        if c.home:
+            cases.append(Case(
+                "%s_realistic_net8_server_1_heap" % c.label, "y", c,
+                ["--heaps", "1", "--gcs", "3"],
+                description="server GC with a single heap (parsers have assumed two or more)"))
+            cases.append(Case(
+                "%s_realistic_net8_server_64_heaps" % c.label, "y", c,
+                ["--heaps", "64", "--gcs", "1"],
+                description="server GC with 64 heaps: heap indexes above 63"))
+            cases.append(Case(
+                "%s_realistic_net8_with_stacks" % c.label, "y", c,
+                ["--stacks", "--gcs", "3"],
+                description="events with call stacks (StackBlocks, stack ids)"))
+        for suffix, args, desc, *kw in c.variants:
+            cases.append(Case("%s_%s" % (c.label, suffix), "y", c, args + ["--gcs", "3"],
+                              description=desc, **(kw[0] if kw else {})))
+        for name, reach, desc in fault_classes(gcgen, c.fmt):
+            if reach == "stream" and not c.home:
+                continue
+            if reach == "payload" and not c.payload_faults:
+                continue
+            if reach == "container":
+                events = name in EVENTS_INTACT or (c.version == 6 and name in EVENTS_INTACT_V6)
+                extra = c.fault_args
+            else:
+                events, extra = True, []
+            if name == "truncate":
+                for code, what in c.truncations:
+                    cases.append(Case("%s_%s" % (c.label, what), None, c, extra,
+                                      faults=[name], reaches=[reach], events=False,
+                                      description=desc + ": " + what.replace("_", " "),
+                                      want_code=code))
+                continue
+            cases.append(Case("%s_%s_%s" % (c.label, reach, name.replace("-", "_")),
+                              None, c, extra, faults=[name], reaches=[reach], events=events,
+                              description=desc))
+    return cases
+
+
+def gcgen_case(gcgen, case, work, outdir, catalogue):
+    """Run gcgen for one case; returns (case, manifest line) or raises."""
+    c = case.cont
+    data = os.path.join(work, case.stem + ".data" + c.ext)
+    values = os.path.join(work, case.stem + ".values")
+    expect = os.path.join(work, case.stem + ".expect")
+    base = ["--format", c.fmt, "--seed", str(case.seed)] + c.base_args + case.args
+    if case.faults:
+        base = base + ["--mutate", ",".join(case.faults)]
+    tries = []
+    if case.faults:
+        # The smallest file the fault fits in; the truncate cases search
+        # seeds for the cut they are named after.
+        seeds = range(1, 200) if case.want_code else [case.seed]
+        tries = [(s, g) for s in seeds for g in FAULT_GCS]
+    else:
+        tries = [(case.seed, None)]
+    for seed, gcs in tries:
+        args = [a for a in base]
+        args[args.index("--seed") + 1] = str(seed)
+        if gcs is not None:
+            args += ["--gcs", str(gcs)]
+        out = run([gcgen, "-q"] + args + ["-o", data, "--values", values, "--expect", expect])
+        if out.returncode:
+            continue
+        if case.want_code:
+            with open(expect) as f:
+                if '"%s"' % case.want_code not in f.read():
+                    continue
+        break
+    else:
+        raise RuntimeError("%s: gcgen cannot write it: %s" % (case.name, out.stderr.strip()))
+    case.seed = seed
+    extra = case.extra_expect + ([] if case.faults else c.clean_expect)
+    if extra:
+        with open(expect, "a") as f:
+            for d in extra:
+                f.write("{%s}\n" % ",".join('"%s":%s' % (k, '"%s"' % v if isinstance(v, str)
+                                                         else v) for k, v in d.items()))
+    # The class follows the ground truth: an error that must be raised makes
+    # an n_ case; otherwise y_ for what must be accepted, else i_.
+    must = []
+    with open(expect) as f:
+        for line in f:
+            if '"may":true' in line:
+                continue
+            code = line.split('"code":"', 1)[1].split('"', 1)[0]
+            must.append(code)
+    errors = [m for m in must if catalogue.get(m) == "error"]
+    with open(expect) as f:
+        may_error = any(catalogue.get(c, "error") == "error"
+                        for c in (l.split('"code":"', 1)[1].split('"', 1)[0]
+                                  for l in f if '"may":true' in l))
+    if case.cls is None:
+        fault = case.faults[0]
+        case.cls = "n" if errors else ("y" if fault in ACCEPT and not may_error else "i")
+        if case.cls == "i":
+            case.allowed = ALLOWED.get(fault, "accept the file, reporting the diagnostics "
+                                              "listed, or refuse it")
+        if case.cls == "y":
+            case.description += " (%s)" % ACCEPT[fault]
+    final = os.path.join(outdir, "cases", case.name + c.ext)
+    os.replace(data, final)
+    reproduce = " ".join(["gcgen"] + args)
+    fields = [
+        ("name", case.name), ("class", case.cls),
+        ("file", "cases/" + case.name + c.ext), ("format", c.fmt),
+        ("container", c.container), ("container_version", str(c.version)),
+        ("profile", case.profile), ("mode", case.mode),
+        ("seed", str(case.seed)), ("clock_hz", str(c.clock_hz)),
+        ("faults", ",".join(case.faults)),
+        ("reaches", ",".join(case.reaches)), ("events", "yes" if case.events else "no"),
+        ("values", values), ("expect", expect), ("allowed", case.allowed),
+        ("description", case.description), ("gcgen", reproduce),
+    ]
+    return "case\t" + "\t".join("%s=%s" % kv for kv in fields)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--gcgen", required=True)
+    ap.add_argument("--gccorpus", required=True)
+    ap.add_argument("--srcdir", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--jobs", type=int, default=2)
+    a = ap.parse_args()
+
+    catalogue = load_catalogue(a.srcdir)
+    available = set(run([a.gcgen, "--list-formats"]).stdout.split())
+    for sub in ("cases", "expect", "events"):
+        shutil.rmtree(os.path.join(a.out, sub), ignore_errors=True)
+        os.makedirs(os.path.join(a.out, sub))
+    work = os.path.join(a.out, ".work")
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    cases = plan(a.gcgen, available)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as pool:
+        lines = list(pool.map(lambda c: gcgen_case(a.gcgen, c, work, a.out, catalogue), cases))
+    names = [c.name for c in cases]
+    dup = {n for n in names if names.count(n) > 1}
+    if dup:
+        sys.exit("mkcorpus: duplicate case names: %s" % ", ".join(sorted(dup)))
+    manifest = os.path.join(work, "manifest")
+    with open(manifest, "w") as f:
+        for line in lines:
+            f.write(line + "\n")
+        for code in sorted(catalogue):
+            reason = UNCOVERED.get(code) or UNCOVERED_FAMILIES.get(code[:4])
+            if reason:
+                f.write("uncovered\tcode=%s\treason=%s\n" % (code, reason))
+    out = run([a.gccorpus, "pack", manifest, a.out])
+    sys.stderr.write(out.stderr)
+    if out.returncode:
+        sys.exit("mkcorpus: gccorpus pack failed")
+    shutil.rmtree(work)
+    print("mkcorpus: %d cases in %s" % (len(cases), a.out))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,52 @@
+/*
+ * outfile.h - where gcgen's output goes: a temporary file beside the final
+ * name, renamed into place only when the run succeeds (an interrupted or
+ * failed run leaves nothing half-written), or stdout.
+ *
+ * The stream writers get is fully buffered in large blocks, and a large
+ * output does not stay in the page cache: once a file passes
+ * GEN_OUTFILE_KEEP_CACHED bytes, every written window is handed to the
+ * disk and dropped from the cache as the next one fills (the file is
+ * synced at the end anyway). Multi-gigabyte streams then cost the same
+ * small, recycled set of pages instead of evicting everything else, and on
+ * a virtual machine they do not fault in fresh host memory page by page.
+ *
+ * A signal that ends the run (SIGINT, SIGTERM, SIGHUP, SIGPIPE) removes
+ * the temporary files first: the first open installs handlers for them,
+ * unless they are ignored.
+ *
+ * The stream of a regular file can seek (a writer may patch a header at
+ * the end); on a pipe or a device fseeko fails with ESPIPE.
+ *
+ * A path that exists and is not a regular file (/dev/null, a FIFO, a
+ * terminal) is written in place: renaming onto it would replace the
+ * device with a file.
+ *
+ * Ownership: gen_outfile_open returns an object the caller releases with
+ * gen_outfile_close (which also closes the stream; do not fclose it).
+ * Errors: open returns NULL with errno set; close returns 0, or -1 with a
+ * one-line message in err.
+ */
+#ifndef GEN_OUTFILE_H
+#define GEN_OUTFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define GEN_OUTFILE_KEEP_CACHED (64u << 20)
+
+struct gen_outfile;
+
+/* path NULL or "-": stdout. */
+struct gen_outfile *gen_outfile_open(const char *path);
+FILE *gen_outfile_stream(struct gen_outfile *o);
+/* The end of the data written through the stream so far (after the last
+ * flush): its size, when the output is a file gcgen created. */
+uint64_t gen_outfile_written(const struct gen_outfile *o);
+/* Flush and finish: with ok, sync and rename the temporary file into
+ * place; without (the run failed), remove it. Frees o (NULL: nothing to
+ * do). Returns -1 when writing, syncing or renaming failed, else 0. */
+int gen_outfile_close(struct gen_outfile *o, int ok, char *err, size_t errlen);
+
+#endif

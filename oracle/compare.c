@@ -1,0 +1,1010 @@
+/*
+ * compare.c - gcoracle compare EXPECTED ACTUAL (see compare.h).
+ *
+ * EXPECTED is a corpus case (corpus/expect/NAME.cbor, which names its
+ * events file); ACTUAL is a decoder's JSON lines (a file or -):
+ *
+ *   {"type":"decoder","name":...,"formats":[...],"events":[...],
+ *    "checks":["container","payload","value","stream","unknown"],"codes":bool}
+ *       optional, first: what the decoder supports; absent = everything,
+ *       with gcconform diagnostic codes (what gcoracle does)
+ *   {"type":"event","index":N,"name":...,"provider":...,"id":I,"version":V,
+ *    "timestamp":T,"thread":TID,"fields":{...}}      gcoracle --json's shape
+ *   {"type":"diag","code":...,"severity":...,"event":N,"offset":O,...}
+ *   {"type":"error","message":...}                    a rejection, no code
+ *   {"type":"summary"|"case"|"expect",...}            ignored (the last two are
+ *                                                     what --print writes)
+ *
+ * Events are matched by "index" (the 0-based position of the event record
+ * in the file), or by their order when the decoder gives none. Event
+ * differences are held back until the diagnostics are known, because an
+ * i_ case the decoder rejected is not compared event by event.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "diag.h"
+
+#define MAX_SHOWN 40          /* differences printed per case; all are counted */
+#define MAX_LINE (64u << 20)  /* longest decoder output line read */
+
+enum reach { R_CONTAINER = 1, R_PAYLOAD = 2, R_VALUE = 4, R_STREAM = 8, R_UNKNOWN = 16,
+	     R_ALL = 31 };
+
+struct decl {
+	int given;
+	char name[64];
+	struct cv *formats, *events;  /* NULL: all */
+	unsigned checks;
+	int codes;
+};
+
+struct adiag {                /* a diagnostic the decoder reported */
+	char code[16];            /* "" without a code */
+	int error;
+	int has_event, has_offset, has_file;
+	uint64_t event, offset;
+	/* Directory containers (CTF): the file of the trace and the offset in
+	 * it, which is what expectations of those containers give. */
+	char file[64];
+	uint64_t file_offset;
+};
+
+struct held {                 /* a difference, printed after the verdict */
+	unsigned code;
+	uint64_t event;
+	char msg[400];
+};
+
+struct cmp {
+	const char *case_name, *cls, *format;
+	struct cv *ecase, *edoc;
+	const struct cv *events, *ediags;
+	struct decl d;
+	int json, quiet, all_events;
+	FILE *out;
+	/* the decoder's output */
+	uint8_t *seen;             /* per expected event */
+	uint64_t ordinal, nactual, compared, fields, unsupported_events;
+	uint32_t unsupported[GCSPEC_NEVENTS + 1];
+	int no_ts, no_thread, no_provider;
+	struct adiag *ad;
+	size_t nad, capad;
+	struct held *held;
+	size_t nheld, capheld;
+	uint64_t differences, notes, held_total;
+	struct or_diag_sink sink;
+};
+
+/* --- reporting -------------------------------------------------------------- */
+
+static void put(struct cmp *c, unsigned code, uint64_t event, const char *fmt, ...)
+	OR_PRINTF(4, 5);
+
+static void put(struct cmp *c, unsigned code, uint64_t event, const char *fmt, ...)
+{
+	char msg[600];
+	va_list ap;
+	const struct cv *ev = event != OR_NO_EVENT && c->events && event < c->events->n
+		? &c->events->item[event] : NULL;
+	const char *name = cv_text(cv_get(ev, "name"), "");
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (gcspec_diags[code].severity == GCSPEC_ERROR)
+		c->differences++;
+	else
+		c->notes++;
+	or_report_to(&c->sink, code, event, 0, *name ? name : NULL, "%s", msg);
+	if (gcspec_diags[code].severity == GCSPEC_ERROR && c->differences > MAX_SHOWN)
+		return;
+	if (c->json) {
+		fputs("{\"type\":\"diag\",\"case\":", c->out);
+		cf_json_string(c->out, c->case_name, strlen(c->case_name));
+		fprintf(c->out, ",\"code\":\"%s\",\"severity\":\"%s\",\"event\":", gcspec_diags[code].code,
+			or_severity_name(gcspec_diags[code].severity));
+		if (event == OR_NO_EVENT)
+			fputs("null", c->out);
+		else
+			fprintf(c->out, "%" PRIu64, event);
+		fputs(",\"name\":", c->out);
+		cf_json_string(c->out, name, strlen(name));
+		fputs(",\"message\":", c->out);
+		cf_json_string(c->out, msg, strlen(msg));
+		fputs("}\n", c->out);
+	} else if (!c->quiet || gcspec_diags[code].severity == GCSPEC_ERROR) {
+		fprintf(c->out, "%s: %s %s: ", c->case_name, gcspec_diags[code].code,
+			or_severity_name(gcspec_diags[code].severity));
+		if (event != OR_NO_EVENT)
+			fprintf(c->out, "event %" PRIu64 "%s%s%s: ", event, *name ? " (" : "", name,
+				*name ? ")" : "");
+		fprintf(c->out, "%s\n", msg);
+	}
+}
+
+/* An event difference, held until the verdict on rejection is known. */
+static void hold(struct cmp *c, unsigned code, uint64_t event, const char *fmt, ...)
+	OR_PRINTF(4, 5);
+
+static void hold(struct cmp *c, unsigned code, uint64_t event, const char *fmt, ...)
+{
+	va_list ap;
+
+	c->held_total++;
+	if (c->nheld == c->capheld) {
+		size_t cap = c->capheld ? c->capheld * 2 : 32;
+		struct held *h;
+
+		if (c->nheld >= 4 * MAX_SHOWN)
+			return; /* enough to say why; the rest are counted */
+		if (!(h = realloc(c->held, cap * sizeof *h)))
+			return;
+		c->held = h;
+		c->capheld = cap;
+	}
+	c->held[c->nheld].code = code;
+	c->held[c->nheld].event = event;
+	va_start(ap, fmt);
+	vsnprintf(c->held[c->nheld].msg, sizeof c->held[0].msg, fmt, ap);
+	va_end(ap);
+	c->nheld++;
+}
+
+/* --- the expectation -------------------------------------------------------- */
+
+static uint8_t *read_all(const char *path, size_t *len)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	uint8_t *buf = NULL;
+	size_t cap = 0, n = 0, got;
+
+	if (!f)
+		return NULL;
+	do {
+		if (n == cap) {
+			uint8_t *b = cap > (1u << 30) ? NULL : realloc(buf, cap = cap ? cap * 2 : 65536);
+
+			if (!b) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = b;
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+	} while (got);
+	if (buf && ferror(f)) {
+		free(buf);
+		buf = NULL;
+	}
+	if (f != stdin)
+		fclose(f);
+	*len = n;
+	return buf;
+}
+
+static struct cv *load_cbor(const char *path, const char *schema)
+{
+	size_t len, pos = 0;
+	uint8_t *buf = read_all(path, &len);
+	char err[200];
+	struct cv *v;
+
+	if (!buf) {
+		fprintf(stderr, "gcoracle compare: %s: cannot read\n", path);
+		return NULL;
+	}
+	v = cv_parse_cbor(buf, len, &pos, err, sizeof err);
+	free(buf);
+	if (!v) {
+		fprintf(stderr, "gcoracle compare: %s: %s\n", path, err);
+		return NULL;
+	}
+	if (pos != len || strcmp(cv_text(cv_get(v, "schema"), ""), schema) != 0 ||
+	    cv_uint(cv_get(v, "version"), 0) != 1) {
+		fprintf(stderr, "gcoracle compare: %s: not a %s version 1 file\n", path, schema);
+		cv_free(v);
+		return NULL;
+	}
+	return v;
+}
+
+/* The case and its events (the events file is named relative to the corpus
+ * root: the directory above the case's expect/ directory, or --corpus). */
+static int load_case(struct cmp *c, const char *path, const char *root)
+{
+	const char *events;
+
+	if (!(c->ecase = load_cbor(path, "gcconform-corpus-case")))
+		return -1;
+	c->case_name = cv_text(cv_get(c->ecase, "name"), "?");
+	c->cls = cv_text(cv_get(c->ecase, "class"), "?");
+	c->format = cv_text(cv_get(c->ecase, "format"), "");
+	c->ediags = cv_get(c->ecase, "diagnostics");
+	events = cv_text(cv_get(c->ecase, "events"), NULL);
+	if (events) {
+		char full[4096];
+
+		if (root) {
+			snprintf(full, sizeof full, "%s/%s", root, events);
+		} else {
+			const char *slash = strrchr(path, '/');
+			int dir = slash ? (int)(slash - path) : 0;
+
+			/* path is ROOT/expect/NAME.cbor */
+			snprintf(full, sizeof full, "%.*s%s../%s", dir, path, slash ? "/" : "", events);
+		}
+		if (!(c->edoc = load_cbor(full, "gcconform-corpus-events")))
+			return -1;
+		c->events = cv_get(c->edoc, "events");
+		if (!c->events || c->events->kind != CV_ARRAY) {
+			fprintf(stderr, "gcoracle compare: %s: no events array\n", full);
+			return -1;
+		}
+		if (!(c->seen = calloc(c->events->n + 1, 1)))
+			return -1;
+	}
+	return 0;
+}
+
+/* --- what the decoder declares ----------------------------------------------- */
+
+static const struct gcspec_event *spec_of(const char *symbol)
+{
+	for (unsigned i = 0; *symbol && i < GCSPEC_NEVENTS; i++)
+		if (strcmp(gcspec_events[i].symbol, symbol) == 0)
+			return &gcspec_events[i];
+	return NULL;
+}
+
+static int supports_event(const struct cmp *c, const char *symbol)
+{
+	const struct gcspec_event *sp;
+
+	if (!c->d.events)
+		return 1;
+	sp = spec_of(symbol);
+	return sp && (cv_array_has(c->d.events, sp->symbol) || cv_array_has(c->d.events, sp->name));
+}
+
+/* A decoder of "nettrace-v5" reads nettrace-v5-full too: a format entry
+ * names the format, its container ("nettrace") or container-vN. */
+static int supports_format(const struct cmp *c)
+{
+	char cv[64];
+
+	if (!c->d.formats)
+		return 1;
+	snprintf(cv, sizeof cv, "%s-v%" PRIu64, cv_text(cv_get(c->ecase, "container"), ""),
+		 cv_uint(cv_get(c->ecase, "container_version"), 0));
+	return cv_array_has(c->d.formats, c->format) ||
+	       cv_array_has(c->d.formats, cv_text(cv_get(c->ecase, "container"), "")) ||
+	       cv_array_has(c->d.formats, cv);
+}
+
+static unsigned reach_of(const char *code)
+{
+	if (strncmp(code, "GC-", 3) != 0 || !code[3] || code[3] == '*')
+		return R_ALL;
+	switch (code[3]) {
+	case 'P': return R_PAYLOAD;
+	case 'V': return R_VALUE;
+	case 'S': return R_STREAM;
+	case 'U': return R_UNKNOWN;
+	case 'K': return 0;
+	default: return R_CONTAINER;
+	}
+}
+
+static int take_decl(struct cmp *c, struct cv *line)
+{
+	static const char *const names[] = { "container", "payload", "value", "stream", "unknown" };
+	const struct cv *checks = cv_get(line, "checks"), *codes = cv_get(line, "codes");
+	const struct cv *f = cv_get(line, "formats"), *e = cv_get(line, "events");
+
+	if (c->d.given || c->nactual) {
+		put(c, GCSPEC_DIAG_K012, OR_NO_EVENT,
+		    "the \"decoder\" line must come first, and once");
+		return 0;
+	}
+	c->d.given = 1;
+	snprintf(c->d.name, sizeof c->d.name, "%s", cv_text(cv_get(line, "name"), "decoder"));
+	if (checks && checks->kind == CV_ARRAY) {
+		c->d.checks = 0;
+		for (unsigned i = 0; i < 5; i++)
+			if (cv_array_has(checks, names[i]))
+				c->d.checks |= 1u << i;
+	}
+	if (codes && codes->kind == CV_BOOL)
+		c->d.codes = (int)codes->u;
+	/* Keep the lists: detach them from the line that is about to be freed. */
+	for (size_t i = 0; i < line->n; i++) {
+		struct cv *v = &line->item[2 * i + 1];
+
+		if ((v == f || v == e) && v->kind == CV_ARRAY) {
+			struct cv *copy = malloc(sizeof *copy);
+
+			if (!copy)
+				return -1;
+			*copy = *v;
+			v->kind = CV_NULL;
+			v->item = NULL;
+			v->n = 0;
+			if (v == f)
+				c->d.formats = copy;
+			else
+				c->d.events = copy;
+		}
+	}
+	return 0;
+}
+
+/* --- events -------------------------------------------------------------------- */
+
+static void compare_fields(struct cmp *c, uint64_t idx, const struct gcspec_event *sp,
+			   const struct cv *ef, const struct cv *af)
+{
+	const struct gcspec_field *f = gcspec_event_fields(sp);
+	char ebuf[160], abuf[160];
+
+	if (!af || af->kind != CV_MAP) {
+		hold(c, GCSPEC_DIAG_K005, idx, "no fields: the event-version is supported but its "
+		     "fields were not printed");
+		return;
+	}
+	for (unsigned i = 0; i < sp->nfields; i++) {
+		const struct cv *e, *a;
+
+		if (f[i].is_member || !(e = cv_get(ef, f[i].name)))
+			continue;
+		c->fields++;
+		if (!(a = cv_get(af, f[i].name))) {
+			hold(c, GCSPEC_DIAG_K005, idx, "field %s is missing (expected %s)", f[i].name,
+			     cf_text(ebuf, sizeof ebuf, &f[i], e));
+			continue;
+		}
+		if (f[i].type != GCSPEC_STRUCT) {
+			if (!cf_same(&f[i], e, a))
+				hold(c, GCSPEC_DIAG_K004, idx, "field %s: expected %s, got %s", f[i].name,
+				     cf_text(ebuf, sizeof ebuf, &f[i], e),
+				     cf_text(abuf, sizeof abuf, NULL, a));
+			continue;
+		}
+		if (e->kind != CV_ARRAY || a->kind != CV_ARRAY || e->n != a->n) {
+			if (a->kind == CV_ARRAY)
+				snprintf(abuf, sizeof abuf, "%zu", a->n);
+			hold(c, GCSPEC_DIAG_K004, idx, "field %s: expected %zu elements, got %s",
+			     f[i].name, e->kind == CV_ARRAY ? e->n : 0,
+			     a->kind == CV_ARRAY ? abuf : "no array");
+			continue;
+		}
+		for (size_t r = 0; r < e->n; r++)
+			for (unsigned k = 1; k <= f[i].nmembers; k++) {
+				const struct cv *em = cv_get(&e->item[r], f[i + k].name);
+				const struct cv *am = cv_get(&a->item[r], f[i + k].name);
+
+				if (!em)
+					continue;
+				if (!am)
+					hold(c, GCSPEC_DIAG_K005, idx, "field %s[%zu].%s is missing",
+					     f[i].name, r, f[i + k].name);
+				else if (!cf_same(&f[i + k], em, am))
+					hold(c, GCSPEC_DIAG_K004, idx, "field %s[%zu].%s: expected %s, got %s",
+					     f[i].name, r, f[i + k].name,
+					     cf_text(ebuf, sizeof ebuf, &f[i + k], em),
+					     cf_text(abuf, sizeof abuf, NULL, am));
+			}
+	}
+	for (size_t i = 0; i < af->n; i++) {
+		const char *k = cv_text(&af->item[2 * i], "");
+		int known = 0;
+
+		for (unsigned j = 0; j < sp->nfields && !known; j++)
+			known = !f[j].is_member && strcmp(f[j].name, k) == 0;
+		if (!known)
+			hold(c, GCSPEC_DIAG_K006, idx, "field %s is not a field of %s", k, sp->symbol);
+	}
+}
+
+static void header_uint(struct cmp *c, uint64_t idx, const struct cv *e, const struct cv *a,
+			const char *key, int *not_given)
+{
+	const struct cv *ev = cv_get(e, key), *av = cv_get(a, key);
+
+	if (!av) {
+		if (not_given)
+			*not_given = 1;
+		return;
+	}
+	if (!ev || !cf_same(NULL, ev, av)) {
+		char eb[64], ab[64];
+
+		hold(c, GCSPEC_DIAG_K003, idx, "%s: expected %s, got %s", key,
+		     ev ? cf_text(eb, sizeof eb, NULL, ev) : "none", cf_text(ab, sizeof ab, NULL, av));
+	}
+}
+
+static void take_event(struct cmp *c, const struct cv *a)
+{
+	const struct cv *ix = cv_get(a, "index"), *e;
+	uint64_t idx = ix && ix->kind == CV_UINT ? ix->u : c->ordinal;
+	const char *ename, *aname;
+	const struct gcspec_event *sp;
+	int supported;
+
+	c->ordinal++;
+	c->nactual++;
+	if (!cv_get(a, "id") || !cv_get(a, "version") || (ix && ix->kind != CV_UINT)) {
+		put(c, GCSPEC_DIAG_K012, OR_NO_EVENT, "an event line needs numbers \"id\" and "
+		    "\"version\" (and \"index\", when given, a number)");
+		return;
+	}
+	if (!c->events)
+		return; /* the case's events are not compared */
+	if (idx >= c->events->n) {
+		hold(c, GCSPEC_DIAG_K002, idx, "the case holds %zu events; this one is extra",
+		     c->events->n);
+		return;
+	}
+	if (c->seen[idx]) {
+		hold(c, GCSPEC_DIAG_K002, idx, "printed twice");
+		return;
+	}
+	c->seen[idx] = 1;
+	e = &c->events->item[idx];
+	ename = cv_text(cv_get(e, "name"), "");
+	sp = spec_of(ename);
+	supported = supports_event(c, ename);
+	header_uint(c, idx, e, a, "id", NULL);
+	header_uint(c, idx, e, a, "version", NULL);
+	header_uint(c, idx, e, a, "timestamp", &c->no_ts);
+	header_uint(c, idx, e, a, "thread", &c->no_thread);
+	if (!cv_get(a, "provider"))
+		c->no_provider = 1;
+	else if (strcmp(cv_text(cv_get(a, "provider"), ""), cv_text(cv_get(e, "provider"), "")))
+		hold(c, GCSPEC_DIAG_K003, idx, "provider: expected %s, got %s",
+		     cv_text(cv_get(e, "provider"), ""), cv_text(cv_get(a, "provider"), "(not text)"));
+	aname = cv_text(cv_get(a, "name"), NULL);
+	if (aname && *ename && supported && strcmp(aname, ename) != 0)
+		hold(c, GCSPEC_DIAG_K003, idx, "name: expected %s, got \"%s\"", ename, aname);
+	if (!supported) {
+		c->unsupported[sp ? sp - gcspec_events : GCSPEC_NEVENTS]++;
+		c->unsupported_events++;
+		return;
+	}
+	c->compared++;
+	if (sp && cv_get(e, "fields"))
+		compare_fields(c, idx, sp, cv_get(e, "fields"), cv_get(a, "fields"));
+}
+
+/* --- diagnostics ------------------------------------------------------------------ */
+
+static void take_diag(struct cmp *c, const struct cv *a, int is_error_line)
+{
+	const char *code = cv_text(cv_get(a, "code"), "");
+	const char *sev = cv_text(cv_get(a, "severity"), NULL);
+	const struct cv *ev = cv_get(a, "event"), *off = cv_get(a, "offset");
+	struct adiag *d;
+	int k = *code ? or_diag_lookup(code) : -1;
+
+	if (c->nad == c->capad) {
+		size_t cap = c->capad ? c->capad * 2 : 64;
+		struct adiag *n = c->nad >= 100000 ? NULL : realloc(c->ad, cap * sizeof *n);
+
+		if (!n)
+			return;
+		c->ad = n;
+		c->capad = cap;
+	}
+	d = &c->ad[c->nad++];
+	memset(d, 0, sizeof *d);
+	snprintf(d->code, sizeof d->code, "%s", code);
+	/* The severity printed wins; else the catalogue's; else an error. */
+	d->error = is_error_line || (sev ? strcmp(sev, "error") == 0
+				     : k >= 0 ? gcspec_diags[k].severity == GCSPEC_ERROR : 1);
+	if (ev && ev->kind == CV_UINT) {
+		d->has_event = 1;
+		d->event = ev->u;
+	}
+	if (off && off->kind == CV_UINT) {
+		d->has_offset = 1;
+		d->offset = off->u;
+	}
+	if (cv_text(cv_get(a, "file"), NULL) && cv_get(a, "file_offset") &&
+	    cv_get(a, "file_offset")->kind == CV_UINT) {
+		d->has_file = 1;
+		snprintf(d->file, sizeof d->file, "%s", cv_text(cv_get(a, "file"), ""));
+		d->file_offset = cv_get(a, "file_offset")->u;
+	}
+}
+
+static int code_matches(const char *want, const char *got)
+{
+	size_t n = strlen(want);
+
+	if (n && want[n - 1] == '*')
+		return strncmp(want, got, n - 1) == 0;
+	return strcmp(want, got) == 0;
+}
+
+static int place_matches(const struct cv *w, const struct adiag *d)
+{
+	const struct cv *ev = cv_get(w, "event"), *off = cv_get(w, "offset");
+	const char *file = cv_text(cv_get(w, "file"), NULL);
+
+	if (ev && !(d->has_event && d->event == ev->u))
+		return 0;
+	if (!off)
+		return 1;
+	/* An offset with a file is an offset in that file of the trace. */
+	if (file)
+		return d->has_file && strcmp(d->file, file) == 0 && d->file_offset == off->u;
+	return d->has_offset && d->offset == off->u;
+}
+
+/* Is this expected diagnostic required of this decoder? Says why not. */
+static int required(struct cmp *c, const struct cv *w, const char **why)
+{
+	const char *code = cv_text(cv_get(w, "code"), "");
+	const struct cv *must = cv_get(w, "must"), *ev = cv_get(w, "event");
+
+	*why = NULL;
+	if (!must || must->kind != CV_BOOL || !must->u)
+		return 0;
+	if (!(reach_of(code) & c->d.checks)) {
+		*why = "its reach is not one the decoder checks";
+		return 0;
+	}
+	if (ev && c->events && ev->u < c->events->n &&
+	    !supports_event(c, cv_text(cv_get(&c->events->item[ev->u], "name"), ""))) {
+		*why = "it concerns an event-version the decoder does not support";
+		return 0;
+	}
+	return 1;
+}
+
+static const char *where(const struct cv *w, char *buf, size_t n)
+{
+	const struct cv *ev = cv_get(w, "event"), *off = cv_get(w, "offset");
+
+	const char *file = cv_text(cv_get(w, "file"), NULL);
+
+	if (ev)
+		snprintf(buf, n, " at event %" PRIu64, ev->u);
+	else if (off && file)
+		snprintf(buf, n, " at byte %" PRIu64 " of %s", off->u, file);
+	else if (off)
+		snprintf(buf, n, " at byte %" PRIu64, off->u);
+	else
+		buf[0] = 0;
+	return buf;
+}
+
+/* Returns 1 when the decoder rejected the case in a way its expectation
+ * does not list (an i_ case may be rejected). */
+static int judge_diags(struct cmp *c, int report)
+{
+	size_t nw = c->ediags && c->ediags->kind == CV_ARRAY ? c->ediags->n : 0;
+	int any_error = 0, unlisted = 0, allowed_error = 0, required_error = 0;
+	char buf[64];
+
+	for (size_t i = 0; i < c->nad; i++)
+		any_error |= c->ad[i].error;
+	for (size_t i = 0; i < nw; i++) {
+		const struct cv *w = &c->ediags->item[i];
+		const char *code = cv_text(cv_get(w, "code"), ""), *why;
+		const char *sev = cv_text(cv_get(w, "severity"), "");
+		int req = required(c, w, &why);
+		int is_error = strcmp(sev, "error") == 0 || strcmp(sev, "any") == 0;
+
+		if (is_error && (reach_of(code) & c->d.checks))
+			allowed_error = 1;
+		if (why && report)
+			put(c, GCSPEC_DIAG_K010, OR_NO_EVENT, "%s%s not required: %s", code,
+			    where(w, buf, sizeof buf), why);
+		if (!req)
+			continue;
+		if (!c->d.codes) {
+			required_error |= is_error;
+			continue;
+		}
+		size_t k;
+
+		for (k = 0; k < c->nad; k++)
+			if (code_matches(code, c->ad[k].code) && place_matches(w, &c->ad[k]))
+				break;
+		if (k == c->nad && report) {
+			const char *elsewhere = "";
+
+			for (k = 0; k < c->nad; k++)
+				if (code_matches(code, c->ad[k].code))
+					elsewhere = " (it was reported elsewhere)";
+			put(c, GCSPEC_DIAG_K007, OR_NO_EVENT, "%s%s was not reported%s", code,
+			    where(w, buf, sizeof buf), elsewhere);
+		}
+	}
+	if (!c->d.codes) {
+		if (required_error && !any_error && report)
+			put(c, GCSPEC_DIAG_K007, OR_NO_EVENT, "the case must be rejected (it holds an "
+			    "error in a reach the decoder checks) but no error was reported");
+		return any_error && (!allowed_error || *c->cls == 'i');
+	}
+	for (size_t k = 0; k < c->nad; k++) {
+		size_t i;
+
+		if (!c->ad[k].error)
+			continue;
+		for (i = 0; i < nw; i++) {
+			const struct cv *w = &c->ediags->item[i];
+
+			if (code_matches(cv_text(cv_get(w, "code"), ""), c->ad[k].code) &&
+			    place_matches(w, &c->ad[k]))
+				break;
+		}
+		if (i == nw)
+			unlisted++;
+	}
+	return unlisted > 0;
+}
+
+static void report_unlisted(struct cmp *c)
+{
+	size_t nw = c->ediags && c->ediags->kind == CV_ARRAY ? c->ediags->n : 0;
+	unsigned shown = 0;
+
+	for (size_t k = 0; k < c->nad && shown < 10; k++) {
+		size_t i;
+
+		if (!c->ad[k].error)
+			continue;
+		for (i = 0; c->d.codes && i < nw; i++) {
+			const struct cv *w = &c->ediags->item[i];
+
+			if (code_matches(cv_text(cv_get(w, "code"), ""), c->ad[k].code) &&
+			    place_matches(w, &c->ad[k]))
+				break;
+		}
+		if (c->d.codes && i < nw)
+			continue;
+		shown++;
+		if (c->ad[k].has_event)
+			put(c, GCSPEC_DIAG_K008, c->ad[k].event, "%s%serror reported, which the case "
+			    "does not allow", c->ad[k].code, *c->ad[k].code ? " " : "");
+		else
+			put(c, GCSPEC_DIAG_K008, OR_NO_EVENT, "%s%serror reported%s%" PRIu64 ", which "
+			    "the case does not allow", c->ad[k].code, *c->ad[k].code ? " " : "",
+			    c->ad[k].has_offset ? " at byte " : "", c->ad[k].has_offset
+			    ? c->ad[k].offset : 0);
+	}
+}
+
+/* --- the run ------------------------------------------------------------------------ */
+
+/* One line of at most MAX_LINE bytes into *line (grown as needed); a longer
+ * line is read to its end and dropped (*too_long set), so memory stays
+ * bounded whatever the decoder prints. Returns its length, or -1 at EOF. */
+static ssize_t read_line(FILE *in, char **line, size_t *cap, int *too_long)
+{
+	size_t n = 0;
+	int ch;
+
+	*too_long = 0;
+	while ((ch = getc(in)) != EOF) {
+		if (ch == '\n')
+			break;
+		if (n >= MAX_LINE) {
+			*too_long = 1;
+			continue;
+		}
+		if (n + 1 >= *cap) {
+			size_t nc = *cap ? *cap * 2 : 4096;
+			char *b = realloc(*line, nc);
+
+			if (!b)
+				return -1;
+			*line = b;
+			*cap = nc;
+		}
+		(*line)[n++] = (char)ch;
+	}
+	if (ch == EOF && n == 0 && !*too_long)
+		return -1;
+	return (ssize_t)n;
+}
+
+static int read_actual(struct cmp *c, FILE *in)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	uint64_t lineno = 0;
+	int too_long;
+
+	while ((n = read_line(in, &line, &cap, &too_long)) >= 0) {
+		char err[200];
+		struct cv *v;
+		const char *type;
+
+		lineno++;
+		if (too_long) {
+			put(c, GCSPEC_DIAG_K012, OR_NO_EVENT, "line %" PRIu64 " is longer than %u bytes",
+			    lineno, MAX_LINE);
+			continue;
+		}
+		while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+			n--;
+		if (!n)
+			continue;
+		if (!(v = cv_parse_json(line, (size_t)n, err, sizeof err)) || v->kind != CV_MAP) {
+			put(c, GCSPEC_DIAG_K012, OR_NO_EVENT, "line %" PRIu64 ": %s", lineno,
+			    v ? "not a JSON object" : err);
+			cv_free(v);
+			continue;
+		}
+		type = cv_text(cv_get(v, "type"), "");
+		if (strcmp(type, "event") == 0)
+			take_event(c, v);
+		else if (strcmp(type, "diag") == 0 || strcmp(type, "error") == 0)
+			take_diag(c, v, strcmp(type, "error") == 0);
+		else if (strcmp(type, "decoder") == 0) {
+			if (take_decl(c, v) < 0) {
+				cv_free(v);
+				free(line);
+				return -1;
+			}
+			if (!supports_format(c)) {
+				cv_free(v);
+				free(line);
+				return 1;
+			}
+		} else if (strcmp(type, "summary") != 0 && strcmp(type, "case") != 0 &&
+			   strcmp(type, "expect") != 0)
+			put(c, GCSPEC_DIAG_K012, OR_NO_EVENT, "line %" PRIu64 ": unknown type \"%s\"",
+			    lineno, type);
+		cv_free(v);
+	}
+	free(line);
+	return ferror(in) ? -1 : 0;
+}
+
+static void verdict(struct cmp *c)
+{
+	int rejected = judge_diags(c, 0), i_rejected = rejected && *c->cls == 'i';
+	int stopped = 0;
+
+	for (size_t k = 0; k < c->nad; k++)
+		stopped |= c->ad[k].error;
+	if (i_rejected) {
+		put(c, GCSPEC_DIAG_K011, OR_NO_EVENT, "the decoder rejected this implementation-defined "
+		    "case, which it may; events not compared (allowed: %s)",
+		    cv_text(cv_get(c->ecase, "allowed"), "?"));
+	} else {
+		judge_diags(c, 1);
+		if (rejected)
+			report_unlisted(c);
+		for (size_t i = 0; i < c->nheld; i++)
+			put(c, c->held[i].code, c->held[i].event, "%s", c->held[i].msg);
+		if (c->held_total > c->nheld)
+			put(c, GCSPEC_DIAG_K004, OR_NO_EVENT, "... and %" PRIu64 " more event differences",
+			    c->held_total - c->nheld);
+		/* Missing events: a y_ case must give them all; after a decoder
+		 * reported an error in an n_/i_ case, it may have stopped. */
+		if (c->events && (*c->cls == 'y' || !stopped || c->all_events)) {
+			uint64_t missing = 0;
+
+			for (size_t i = 0; i < c->events->n; i++) {
+				if (c->seen[i] ||
+				    !supports_event(c, cv_text(cv_get(&c->events->item[i], "name"), "")))
+					continue;
+				if (++missing <= 10)
+					put(c, GCSPEC_DIAG_K001, i, "not in the decoder's output");
+			}
+			if (missing > 10)
+				put(c, GCSPEC_DIAG_K001, OR_NO_EVENT, "... %" PRIu64 " events missing in all",
+				    missing);
+		}
+	}
+	if (c->unsupported_events || (c->events && c->d.events)) {
+		/* Also count the expected events of unsupported versions never printed. */
+		for (size_t i = 0; c->events && i < c->events->n; i++) {
+			const char *name = cv_text(cv_get(&c->events->item[i], "name"), "");
+			const struct gcspec_event *sp = spec_of(name);
+
+			if (!c->seen[i] && !supports_event(c, name)) {
+				c->unsupported[sp ? sp - gcspec_events : GCSPEC_NEVENTS]++;
+				c->unsupported_events++;
+			}
+		}
+		for (unsigned i = 0; i <= GCSPEC_NEVENTS; i++)
+			if (c->unsupported[i])
+				put(c, GCSPEC_DIAG_K009, OR_NO_EVENT, "%" PRIu32 " %s events not compared: "
+				    "the decoder does not support %s", c->unsupported[i],
+				    i < GCSPEC_NEVENTS ? gcspec_events[i].symbol : "unknown",
+				    i < GCSPEC_NEVENTS ? "this event-version" : "event-versions the spec lacks");
+	}
+	if (c->events && c->compared && (c->no_ts || c->no_thread || c->no_provider))
+		put(c, GCSPEC_DIAG_K013, OR_NO_EVENT, "the decoder's events give no%s%s%s; not compared",
+		    c->no_ts ? " timestamp" : "", c->no_thread ? " thread" : "",
+		    c->no_provider ? " provider" : "");
+}
+
+static void summary(struct cmp *c, const char *result)
+{
+	if (c->json) {
+		fputs("{\"type\":\"compare\",\"case\":", c->out);
+		cf_json_string(c->out, c->case_name, strlen(c->case_name));
+		fprintf(c->out, ",\"result\":\"%s\",\"events\":%zu,\"events_compared\":%" PRIu64
+			",\"fields_compared\":%" PRIu64 ",\"events_unsupported\":%" PRIu64
+			",\"differences\":%" PRIu64 "}\n", result, c->events ? c->events->n : 0,
+			c->compared, c->fields, c->unsupported_events, c->differences);
+		return;
+	}
+	fprintf(c->out, "%s: %s: ", c->case_name, result);
+	if (c->events)
+		fprintf(c->out, "%" PRIu64 " of %zu events compared (%" PRIu64 " fields), %" PRIu64
+			" not supported by %s", c->compared, c->events->n, c->fields,
+			c->unsupported_events, c->d.given ? c->d.name : "the decoder");
+	else
+		fputs("events not compared (the case's fault makes them implementation-defined)", c->out);
+	fprintf(c->out, "; %zu diagnostics reported; %" PRIu64 " differences\n", c->nad,
+		c->differences);
+}
+
+/* --print: the expectation as JSON lines in gcoracle --json's shape. */
+static void print_case(struct cmp *c)
+{
+	const struct cv *m = c->ecase;
+
+	fputs("{\"type\":\"case\"", c->out);
+	for (size_t i = 0; i < m->n; i++) {
+		const char *k = cv_text(&m->item[2 * i], "");
+
+		if (strcmp(k, "diagnostics") == 0 || strcmp(k, "schema") == 0)
+			continue;
+		fputc(',', c->out);
+		cf_render(c->out, NULL, &m->item[2 * i]);
+		fputc(':', c->out);
+		cf_render(c->out, NULL, &m->item[2 * i + 1]);
+	}
+	fputs("}\n", c->out);
+	for (size_t i = 0; c->events && i < c->events->n; i++) {
+		const struct cv *e = &c->events->item[i], *f = cv_get(e, "fields");
+		const struct gcspec_event *sp = spec_of(cv_text(cv_get(e, "name"), ""));
+
+		fprintf(c->out, "{\"type\":\"event\",\"index\":%" PRIu64 ",\"name\":",
+			cv_uint(cv_get(e, "index"), i));
+		cf_render(c->out, NULL, cv_get(e, "name"));
+		fputs(",\"provider\":", c->out);
+		cf_render(c->out, NULL, cv_get(e, "provider"));
+		fprintf(c->out, ",\"id\":%" PRIu64 ",\"version\":%" PRIu64 ",\"timestamp\":%" PRIu64
+			",\"thread\":%" PRIu64, cv_uint(cv_get(e, "id"), 0),
+			cv_uint(cv_get(e, "version"), 0), cv_uint(cv_get(e, "timestamp"), 0),
+			cv_uint(cv_get(e, "thread"), 0));
+		if (f && sp) {
+			const struct gcspec_field *sf = gcspec_event_fields(sp);
+			int first = 1;
+
+			fputs(",\"fields\":{", c->out);
+			for (unsigned k = 0; k < sp->nfields; k++) {
+				const struct cv *v;
+
+				if (sf[k].is_member || !(v = cv_get(f, sf[k].name)))
+					continue;
+				fprintf(c->out, "%s\"%s\":", first ? "" : ",", sf[k].name);
+				cf_render(c->out, &sf[k], v);
+				first = 0;
+			}
+			fputc('}', c->out);
+		}
+		fputs("}\n", c->out);
+	}
+	for (size_t i = 0; c->ediags && i < c->ediags->n; i++) {
+		const struct cv *d = &c->ediags->item[i];
+
+		fputs("{\"type\":\"expect\"", c->out);
+		for (size_t k = 0; d->kind == CV_MAP && k < d->n; k++) {
+			fputc(',', c->out);
+			cf_render(c->out, NULL, &d->item[2 * k]);
+			fputc(':', c->out);
+			cf_render(c->out, NULL, &d->item[2 * k + 1]);
+		}
+		fputs("}\n", c->out);
+	}
+}
+
+static void usage(FILE *f)
+{
+	fputs("usage: gcoracle compare [--json] [--quiet] [--all-events] [--corpus DIR] EXPECTED ACTUAL\n"
+	      "       gcoracle compare --print [--corpus DIR] EXPECTED\n"
+	      "Compare a decoder's JSON-lines output (ACTUAL, - for standard input) with a corpus\n"
+	      "case's expectation (corpus/expect/NAME.cbor); docs/using-the-corpus.md.\n"
+	      "  --json        differences as JSON lines, then a \"compare\" summary line\n"
+	      "  --quiet       print only differences and the summary\n"
+	      "  --all-events  every event, even after the decoder reported an error\n"
+	      "  --corpus DIR  the corpus root the case's events file is named from\n"
+	      "  --print       render the expectation as JSON lines (gcoracle --json's shape)\n"
+	      "Exit status: 0 the output matches, 1 differences, 2 unreadable input or bad usage.\n",
+	      f);
+}
+
+int or_compare_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "all-events", no_argument, NULL, 'a' },
+		{ "corpus", required_argument, NULL, 'c' },
+		{ "print", no_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	static struct cmp c;
+	const char *root = NULL;
+	int opt, print = 0, rc = 2;
+	FILE *in = NULL;
+
+	memset(&c, 0, sizeof c);
+	c.out = stdout;
+	c.d.checks = R_ALL;
+	c.d.codes = 1;
+	or_diag_init(&c.sink);
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'j': c.json = 1; break;
+		case 'q': c.quiet = 1; break;
+		case 'a': c.all_events = 1; break;
+		case 'c': root = optarg; break;
+		case 'p': print = 1; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (argc - optind != (print ? 1 : 2)) {
+		usage(stderr);
+		return 2;
+	}
+	if (load_case(&c, argv[optind], root) < 0)
+		goto out;
+	if (print) {
+		print_case(&c);
+		rc = 0;
+		goto out;
+	}
+	in = strcmp(argv[optind + 1], "-") == 0 ? stdin : fopen(argv[optind + 1], "r");
+	if (!in) {
+		fprintf(stderr, "gcoracle compare: %s: cannot open\n", argv[optind + 1]);
+		goto out;
+	}
+	switch (read_actual(&c, in)) {
+	case 1:
+		put(&c, GCSPEC_DIAG_K014, OR_NO_EVENT, "%s does not read format %s; case skipped",
+		    c.d.name, c.format);
+		summary(&c, "skip");
+		rc = 0;
+		goto out;
+	case -1:
+		fprintf(stderr, "gcoracle compare: %s: read error\n", argv[optind + 1]);
+		goto out;
+	}
+	verdict(&c);
+	rc = c.differences ? 1 : 0;
+	summary(&c, rc ? "FAIL" : "pass");
+out:
+	if (in && in != stdin)
+		fclose(in);
+	cv_free(c.ecase);
+	cv_free(c.edoc);
+	cv_free(c.d.formats);
+	cv_free(c.d.events);
+	free(c.seen);
+	free(c.ad);
+	free(c.held);
+	return rc;
+}

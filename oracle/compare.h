@@ -1,0 +1,38 @@
+/*
+ * compare.h - gcoracle compare: a decoder's JSON-lines output against a
+ * corpus case's expectation (docs/using-the-corpus.md, docs/corpus.cddl).
+ *
+ * The rules live in compare.c, the per-type value rules and the rendering
+ * of expected values in compare_fields.c, the value trees both sides are
+ * read into in compare_val.c. Differences are diagnostics GC-K001..
+ * (docs/diagnostics/compare.toml). Errors: functions return 0, or -1 after
+ * printing why on stderr.
+ */
+#ifndef ORACLE_COMPARE_H
+#define ORACLE_COMPARE_H
+
+#include <stdio.h>
+
+#include "compare_val.h"
+#include "gcspec.h"
+#include "output.h"
+
+/* `gcoracle compare ...` (argv[0] is "compare"). Exit status: 0 the output
+ * matches (or the case was skipped as unsupported), 1 differences, 2 bad
+ * usage or unreadable input. */
+int or_compare_main(int argc, char **argv);
+
+/* Does the decoder's value a match the expected value e of field f (f NULL:
+ * compare as integers)? */
+int cf_same(const struct gcspec_field *f, const struct cv *e, const struct cv *a);
+/* Render an expected value as gcoracle --json prints a field of type f
+ * (f NULL: generic; Struct rows take the member types). */
+void cf_render(FILE *out, const struct gcspec_field *f, const struct cv *v);
+/* A map whose keys are the members of Struct field sf (sf may be NULL). */
+void cf_render_members(FILE *out, const struct gcspec_field *sf, const struct cv *m);
+/* A JSON string of UTF-8 text (bytes that are not UTF-8: \u00XX). */
+void cf_json_string(FILE *out, const char *s, size_t n);
+/* cf_render into buf (n bytes, cut with "..." when longer); returns buf. */
+const char *cf_text(char *buf, size_t n, const struct gcspec_field *f, const struct cv *v);
+
+#endif

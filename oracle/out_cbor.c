@@ -1,0 +1,327 @@
+/*
+ * out_cbor.c - gcoracle --cbor: the records --json writes, as a CBOR
+ * sequence (RFC 8742), one item per record; shapes in docs/oracle-output.cddl.
+ *
+ * Written with libcbor's encoders (cbor_encode_*), which put heads into a
+ * buffer without building item trees: one record is assembled in memory
+ * and written with one fwrite. Maps have definite lengths and keys come in
+ * the order of the JSON records, so the bytes are deterministic.
+ */
+#include <cbor.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output.h"
+#include "utf.h"
+
+struct or_cbor_out {
+	FILE *out;
+	unsigned char *b;
+	size_t len, cap;
+	int failed;         /* out of memory: the record is dropped */
+};
+
+struct or_cbor_out *or_cbor_out_new(FILE *out)
+{
+	struct or_cbor_out *o = calloc(1, sizeof *o);
+
+	if (o)
+		o->out = out;
+	return o;
+}
+
+void or_cbor_out_free(struct or_cbor_out *o)
+{
+	if (o) {
+		free(o->b);
+		free(o);
+	}
+}
+
+static unsigned char *room(struct or_cbor_out *o, size_t n)
+{
+	if (o->failed)
+		return NULL;
+	if (o->cap - o->len < n) {
+		size_t cap = o->cap ? o->cap : 4096;
+		unsigned char *b;
+		while (cap - o->len < n)
+			cap *= 2;
+		b = realloc(o->b, cap);
+		if (!b) {
+			o->failed = 1;
+			return NULL;
+		}
+		o->b = b;
+		o->cap = cap;
+	}
+	return o->b + o->len;
+}
+
+/* Encoders write at most 9 bytes of head. */
+#define PUT(o, call) do { unsigned char *at_ = room((o), 9); \
+	if (at_) (o)->len += call; } while (0)
+
+static void put_uint(struct or_cbor_out *o, uint64_t v)
+{
+	PUT(o, cbor_encode_uint(v, at_, 9));
+}
+
+static void put_int(struct or_cbor_out *o, int64_t v)
+{
+	if (v >= 0)
+		put_uint(o, (uint64_t)v);
+	else
+		PUT(o, cbor_encode_negint((uint64_t)(-1 - v), at_, 9));
+}
+
+static void put_map(struct or_cbor_out *o, size_t n)
+{
+	PUT(o, cbor_encode_map_start(n, at_, 9));
+}
+
+static void put_array(struct or_cbor_out *o, size_t n)
+{
+	PUT(o, cbor_encode_array_start(n, at_, 9));
+}
+
+static void put_bytes(struct or_cbor_out *o, const void *s, size_t n)
+{
+	unsigned char *at;
+
+	PUT(o, cbor_encode_bytestring_start(n, at_, 9));
+	if ((at = room(o, n)) != NULL) {
+		if (n)
+			memcpy(at, s, n);
+		o->len += n;
+	}
+}
+
+/* Text that is UTF-8 already (names, messages, codes). */
+static void put_text(struct or_cbor_out *o, const char *s, size_t n)
+{
+	unsigned char *at;
+
+	PUT(o, cbor_encode_string_start(n, at_, 9));
+	if ((at = room(o, n)) != NULL) {
+		if (n)
+			memcpy(at, s, n);
+		o->len += n;
+	}
+}
+
+static void put_str(struct or_cbor_out *o, const char *s)
+{
+	put_text(o, s ? s : "", s ? strlen(s) : 0);
+}
+
+/* Bytes that are meant to be ASCII: others become U+0080..U+00FF, as in the
+ * JSON output, so the text is valid UTF-8. */
+static void put_latin1(struct or_cbor_out *o, const uint8_t *s, size_t n)
+{
+	size_t len = 0;
+	unsigned char *at;
+
+	for (size_t i = 0; i < n; i++)
+		len += s[i] < 0x80 ? 1 : 2;
+	PUT(o, cbor_encode_string_start(len, at_, 9));
+	if ((at = room(o, len)) == NULL)
+		return;
+	for (size_t i = 0; i < n; i++)
+		at += or_utf8_put(s[i], at);
+	o->len += len;
+}
+
+/* UTF-16LE as UTF-8, unpaired surrogates as U+FFFD. */
+static void put_utf16(struct or_cbor_out *o, const uint8_t *s, uint32_t n)
+{
+	size_t len = 0;
+	uint32_t k = 0;
+	unsigned char *at;
+	uint8_t b[4];
+
+	while (k + 1 < n)
+		len += or_utf8_put(or_utf16_next(s, n, &k), b);
+	PUT(o, cbor_encode_string_start(len, at_, 9));
+	if ((at = room(o, len)) == NULL)
+		return;
+	for (k = 0; k + 1 < n;)
+		at += or_utf8_put(or_utf16_next(s, n, &k), at);
+	o->len += len;
+}
+
+static void flush(struct or_cbor_out *o)
+{
+	if (!o->failed && o->len)
+		fwrite(o->b, 1, o->len, o->out);
+	o->len = 0;
+	o->failed = 0;
+}
+
+static void value(struct or_cbor_out *o, const struct or_decoded *dec,
+                  unsigned i, const struct or_val *vals)
+{
+	const struct gcspec_field *f = &gcspec_event_fields(dec->spec)[i];
+	const struct or_val *v = &vals[i];
+	const uint8_t *raw = dec->payload + v->off;
+
+	switch (f->type) {
+	case GCSPEC_INT8: case GCSPEC_INT16: case GCSPEC_INT32: case GCSPEC_INT64:
+		put_int(o, (int64_t)v->u);
+		break;
+	case GCSPEC_BOOLEAN:
+		if (v->u <= 1)
+			PUT(o, cbor_encode_bool(v->u != 0, at_, 9));
+		else
+			put_uint(o, v->u);
+		break;
+	case GCSPEC_FLOAT: {
+		float x;
+		uint32_t bits = (uint32_t)v->u;
+		memcpy(&x, &bits, 4);
+		PUT(o, cbor_encode_single(x, at_, 9));
+		break;
+	}
+	case GCSPEC_DOUBLE: {
+		double x;
+		memcpy(&x, &v->u, 8);
+		PUT(o, cbor_encode_double(x, at_, 9));
+		break;
+	}
+	case GCSPEC_GUID: {
+		char g[40];
+		snprintf(g, sizeof g, "%08" PRIx64 "-%04" PRIx64 "-%04" PRIx64
+		         "-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		         or_le(raw, 4), or_le(raw + 4, 2), or_le(raw + 6, 2),
+		         raw[8], raw[9], raw[10], raw[11], raw[12], raw[13],
+		         raw[14], raw[15]);
+		put_text(o, g, strlen(g));
+		break;
+	}
+	case GCSPEC_UNICODE_STRING:
+		put_utf16(o, raw, v->len);
+		break;
+	case GCSPEC_ANSI_STRING:
+		put_latin1(o, raw, v->len);
+		break;
+	case GCSPEC_BINARY:
+		put_bytes(o, raw, v->len);
+		break;
+	case GCSPEC_STRUCT: {
+		struct or_val mv[OR_MAX_FIELDS];
+		uint32_t at = v->off;
+		uint64_t e, n = 0;
+		/* Count the elements that decode, as the JSON output shows. */
+		for (e = 0; e < v->u; e++)
+			if (or_struct_element(dec, i, &at, mv))
+				break;
+		n = e;
+		put_array(o, (size_t)n);
+		at = v->off;
+		for (e = 0; e < n; e++) {
+			or_struct_element(dec, i, &at, mv);
+			put_map(o, f->nmembers);
+			for (unsigned k = 1; k <= f->nmembers; k++) {
+				put_str(o, f[k].name);
+				value(o, dec, i + k, mv);
+			}
+		}
+		break;
+	}
+	default:
+		put_uint(o, v->u);
+	}
+}
+
+void or_cbor_event(struct or_cbor_out *o, const struct or_event *ev,
+                   const struct or_decoded *dec)
+{
+	const char *pname = ev->provider >= 0
+		? gcspec_providers[ev->provider].name : ev->provider_name;
+
+	put_map(o, dec ? 10 : 9);
+	put_str(o, "type"); put_str(o, "event");
+	put_str(o, "index"); put_uint(o, ev->index);
+	put_str(o, "offset"); put_uint(o, ev->offset);
+	put_str(o, "name"); put_str(o, dec ? dec->spec->symbol : "");
+	put_str(o, "provider"); put_latin1(o, (const uint8_t *)(pname ? pname : ""),
+	                                   pname ? strlen(pname) : 0);
+	put_str(o, "id"); put_uint(o, ev->id);
+	put_str(o, "version"); put_uint(o, ev->version);
+	put_str(o, "timestamp"); put_uint(o, ev->timestamp);
+	put_str(o, "thread"); put_uint(o, ev->thread_id);
+	if (dec) {
+		const struct gcspec_field *f = gcspec_event_fields(dec->spec);
+		size_t n = 0;
+		for (unsigned i = 0; i < dec->nvalid; i++)
+			n += !f[i].is_member;
+		put_str(o, "fields");
+		put_map(o, n);
+		for (unsigned i = 0; i < dec->nvalid; i++) {
+			if (f[i].is_member)
+				continue;
+			put_str(o, f[i].name);
+			value(o, dec, i, dec->v);
+		}
+	}
+	flush(o);
+}
+
+void or_cbor_diag(struct or_cbor_out *o, const struct or_diag *d)
+{
+	put_map(o, 7);
+	put_str(o, "type"); put_str(o, "diag");
+	put_str(o, "code"); put_str(o, or_diag_code(d->code));
+	put_str(o, "severity"); put_str(o, or_severity_name(d->severity));
+	put_str(o, "event");
+	if (d->event == OR_NO_EVENT)
+		PUT(o, cbor_encode_null(at_, 9));
+	else
+		put_uint(o, d->event);
+	put_str(o, "offset"); put_uint(o, d->offset);
+	put_str(o, "name"); put_latin1(o, (const uint8_t *)(d->name ? d->name : ""),
+	                               d->name ? strlen(d->name) : 0);
+	put_str(o, "message"); put_latin1(o, (const uint8_t *)d->message,
+	                                  strlen(d->message));
+	flush(o);
+}
+
+void or_cbor_summary(struct or_cbor_out *o, const struct or_ctx *ctx)
+{
+	const struct or_stats *s = &ctx->stats;
+	size_t n = 0;
+
+	put_map(o, 13);
+	put_str(o, "type"); put_str(o, "summary");
+	put_str(o, "events"); put_uint(o, s->events);
+	put_str(o, "bytes"); put_uint(o, s->bytes);
+	put_str(o, "gcs"); put_uint(o, s->gcs);
+	put_str(o, "suspensions"); put_uint(o, s->suspensions);
+	put_str(o, "unknown_version"); put_uint(o, s->unknown_version);
+	put_str(o, "unknown_id"); put_uint(o, s->unknown_id);
+	put_str(o, "other_provider"); put_uint(o, s->other_provider);
+	put_str(o, "errors"); put_uint(o, ctx->diag.by_severity[GCSPEC_ERROR]);
+	put_str(o, "warnings"); put_uint(o, ctx->diag.by_severity[GCSPEC_WARNING]);
+	put_str(o, "notes"); put_uint(o, ctx->diag.by_severity[GCSPEC_NOTE]);
+	put_str(o, "per_event");
+	for (unsigned i = 0; i < GCSPEC_NEVENTS; i++)
+		n += s->per_event[i] != 0;
+	put_map(o, n);
+	for (unsigned i = 0; i < GCSPEC_NEVENTS; i++)
+		if (s->per_event[i]) {
+			put_str(o, gcspec_events[i].symbol);
+			put_uint(o, s->per_event[i]);
+		}
+	put_str(o, "diagnostics");
+	n = 0;
+	for (unsigned i = 0; i < GCSPEC_NDIAGS; i++)
+		n += ctx->diag.counts[i] != 0;
+	put_map(o, n);
+	for (unsigned i = 0; i < GCSPEC_NDIAGS; i++)
+		if (ctx->diag.counts[i]) {
+			put_str(o, gcspec_diags[i].code);
+			put_uint(o, ctx->diag.counts[i]);
+		}
+	flush(o);
+}

@@ -1,0 +1,19 @@
+# The corpus's tests: it regenerates byte for byte, gcoracle decodes every
+# case as expected, it keeps its coverage, gcoracle compare raises each of
+# its codes, and the worked example of docs/using-the-corpus.md passes.
+TESTS += tests/corpus/regenerate.sh tests/corpus/oracle_cases.sh tests/corpus/coverage.sh \
+	tests/corpus/compare_codes.sh
+EXTRA_DIST += tests/corpus/regenerate.sh tests/corpus/oracle_cases.sh tests/corpus/coverage.sh \
+	tests/corpus/compare_codes.sh
+
+# The worked example: a decoder written as an outsider would (it includes
+# nothing of gcconform), checking itself against the corpus.
+check_PROGRAMS += tests/corpus/tinydec
+tests_corpus_tinydec_SOURCES = tests/corpus/tinydec.c
+tests_corpus_tinydec_CPPFLAGS =
+TESTS += tests/corpus/tinydec.sh
+EXTRA_DIST += tests/corpus/tinydec.sh
+
+# gcgen's options the corpus is made with (--values, --writer-option).
+TESTS += tests/corpus/gcgen_values.sh
+EXTRA_DIST += tests/corpus/gcgen_values.sh

@@ -1,0 +1,157 @@
+/*
+ * faults.c - every .etl container fault class is detected with its code at
+ * its offset, on base files of both pointer sizes and several buffer sizes;
+ * truncation at every byte offset of a small file never crashes, always
+ * reports an error and still returns every event that lies wholly before
+ * the cut.
+ */
+#include "config.h"
+
+#include "etcommon.h"
+#include "tap.h"
+
+static struct et_stream st;
+
+struct readout {
+	struct et_diags d;
+	unsigned events;
+	uint64_t ends[ET_MAXEV]; /* one past each event's payload */
+	int opened;
+};
+
+static void read_all(const uint8_t *buf, size_t len, struct readout *o)
+{
+	struct or_stream_info info;
+	struct etr_reader *r;
+	struct or_event ev;
+	FILE *f = fmemopen((void *)buf, len ? len : 1, "rb");
+
+	memset(o, 0, sizeof *o);
+	o->d.quiet = 1;
+	if (!len) { /* fmemopen cannot make an empty stream */
+		fclose(f);
+		f = tmpfile();
+	}
+	r = etr_open(f, et_report, &o->d, &info);
+	o->opened = r != NULL;
+	if (r) {
+		while (etr_next(r, &ev) == OR_EVENT) {
+			if (o->events < ET_MAXEV)
+				o->ends[o->events] = ev.payload_offset + ev.payload_len;
+			o->events++;
+		}
+		etr_close(r);
+	}
+	fclose(f);
+}
+
+static void faults(const char *label, const uint8_t *base, size_t len, unsigned nevents,
+                   unsigned *applied)
+{
+	for (int fc = 0; fc < GEN_ETLF_COUNT; fc++)
+		for (uint64_t seed = 1; seed <= 4; seed++) {
+			struct gen_etl_mutation m;
+			struct readout o;
+			const char *why;
+
+			if (gen_etl_mutate(base, len, fc, seed * 7919, &m, &why))
+				continue;
+			applied[fc]++;
+			read_all(m.data, m.len, &o);
+			if (!tap_ok(et_has(&o.d, m.code, m.offset, m.offset_exact) &&
+			            (m.loses_events ? o.events < nevents : o.events == nevents),
+			            "%s %s seed %llu: %s at %llu, %u of %u events %s",
+			            label, gen_etl_fault_name(fc), (unsigned long long)seed, m.code,
+			            (unsigned long long)m.offset, o.events, nevents,
+			            m.loses_events ? "(some lost)" : "(none lost)"))
+				for (unsigned i = 0; i < o.d.n && i < 64; i++)
+					tap_diag("got %s @%llu", o.d.code[i], (unsigned long long)o.d.offset[i]);
+			free(m.data);
+		}
+}
+
+static void truncations(const char *label, const uint8_t *base, size_t len)
+{
+	struct readout full, o;
+	unsigned bad = 0, silent = 0;
+
+	read_all(base, len, &full);
+	for (size_t cut = 0; cut < len; cut++) {
+		unsigned need = 0;
+
+		read_all(base, cut, &o);
+		if (!o.d.errors || !et_has(&o.d, "GC-W002", cut, 1))
+			silent++;
+		while (need < full.events && full.ends[need] <= cut)
+			need++;
+		if (o.events != need && bad++ < 3)
+			tap_diag("%s cut at %zu: %u events, %u lie before the cut", label, cut,
+			         o.events, need);
+	}
+	tap_ok(!bad && !silent, "%s: truncation at each of %zu offsets reports GC-W002 at the cut and returns exactly the whole events before it (%u wrong, %u silent)",
+	       label, len, bad, silent);
+}
+
+/* Random bytes changed anywhere (headers included): every read ends, and
+ * never returns more events than the records the file can hold. Run under
+ * --enable-sanitizers this is the memory-safety check. */
+static void corruption(const uint8_t *base, size_t len)
+{
+	uint8_t *b = malloc(len);
+	uint64_t s = 77;
+	unsigned runs = 3000, bad = 0, reported = 0;
+
+	for (unsigned i = 0; i < runs; i++) {
+		struct readout o;
+		unsigned flips = 1 + (unsigned)(et_rng(&s) % 8);
+
+		memcpy(b, base, len);
+		for (unsigned k = 0; k < flips; k++)
+			b[et_rng(&s) % len] = (uint8_t)et_rng(&s);
+		read_all(b, len, &o);
+		bad += o.events > len / 0x30;
+		reported += o.d.errors > 0;
+	}
+	tap_ok(!bad && reported > 0, "%u randomly corrupted files read to their end (%u with errors reported)",
+	       runs, reported);
+	free(b);
+}
+
+int main(void)
+{
+	static const uint32_t sizes[] = { 1024, 8192 };
+	unsigned applied[GEN_ETLF_COUNT] = { 0 };
+
+	et_make(&st, 600, 11, 1);
+	for (unsigned s = 0; s < 2; s++)
+		for (unsigned ps = 4; ps <= 8; ps += 4) {
+			struct gen_etl_opts o = { sizes[s], 0, 0 };
+			char label[64];
+			size_t len;
+			uint8_t *buf = et_write(&st, &o, ps, &len);
+
+			snprintf(label, sizeof label, "ps%u buffer %u", ps, sizes[s]);
+			if (!tap_ok(buf != NULL, "%s: base file written", label))
+				continue;
+			faults(label, buf, len, st.n, applied);
+			free(buf);
+		}
+	for (int fc = 0; fc < GEN_ETLF_COUNT; fc++)
+		tap_ok(applied[fc] > 0, "fault class %s applied to some base file",
+		       gen_etl_fault_name(fc));
+	/* Truncation everywhere, on small files of both pointer sizes. */
+	et_make(&st, 40, 5, 1);
+	for (unsigned ps = 4; ps <= 8; ps += 4) {
+		struct gen_etl_opts o = { 1024, 4, 0 };
+		char label[16];
+		size_t len;
+		uint8_t *buf = et_write(&st, &o, ps, &len);
+
+		snprintf(label, sizeof label, "ps%u", ps);
+		truncations(label, buf, len);
+		if (ps == 8)
+			corruption(buf, len);
+		free(buf);
+	}
+	return tap_done();
+}
