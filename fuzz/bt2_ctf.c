@@ -13,7 +13,8 @@
  *   archive of one; one verdict line per PATH (accept, reject, crash,
  *   timeout, memory), exit 1 when any finding was made;
  * - with -DFZ_LIBFUZZER, a libFuzzer harness whose input is a ustar archive
- *   of a trace directory (how CTF traces travel as one file); each trace is
+ *   of a trace directory (how CTF traces travel as one file; with
+ *   -DFZ_STRUCTURED too, mutated by gcmutator as CTF); each trace is
  *   read by the command ($BT2CTF, default fuzz/bt2ctf) exec'd in the child;
  *   findings go to $BT2_FINDINGS (default ./bt2-findings) and never stop
  *   the fuzzer.
@@ -229,6 +230,13 @@ static int save(const char *findings, const char *name, const uint8_t *p, size_t
 
 #ifdef FZ_LIBFUZZER
 /* --- libFuzzer harness ---------------------------------------------------------------------- */
+
+#ifdef FZ_STRUCTURED
+/* gcgen's CTF traces changed structurally by gcmutator (events, values,
+ * container faults) rather than byte by byte. */
+#include "gcmutator.h"
+GCM_LIBFUZZER_HOOKS(GCM_FORMAT_CTF)
+#endif
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

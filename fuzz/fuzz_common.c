@@ -8,9 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fuzz_common.h"
 #include "gcm_model.h"
+#include "gcm_tar.h"
 #include "gcm_values.h"
 
 #include "decode.h"
@@ -117,15 +119,27 @@ static struct digest run_oracle(const char *format, const uint8_t *data, size_t 
 	ctx.on_event_arg = &d;
 	ctx.diag.emit = on_diag;
 	ctx.diag.emit_arg = &d;
-	in = fmemopen((void *)data, size, "rb");
-	if (!in)
-		fail("fmemopen failed");
-	rc = or_run_file(&ctx, "input", in);
+	if (gcm_is_tar(data, size)) {
+		/* A directory container (CTF): its ustar image, unpacked. */
+		char dir[] = "/tmp/fz-dir.XXXXXX";
+
+		if (!mkdtemp(dir))
+			fail("mkdtemp failed");
+		rc = gcm_tar_unpack(data, size, dir) > 0 ? or_run_dir(&ctx, dir) : -1;
+		gcm_rmdir(dir);
+		in = NULL;
+	} else {
+		in = fmemopen((void *)data, size, "rb");
+		if (!in)
+			fail("fmemopen failed");
+		rc = or_run_file(&ctx, "input", in);
+	}
 	CHECK(rc == 0 || rc == -1, "or_run_file returned %d", rc);
 	CHECK(ctx.stats.events == d.events, "%llu events counted, %llu handed on",
 	      (unsigned long long)ctx.stats.events, (unsigned long long)d.events);
 	MIX(d.h, rc);
-	fclose(in);
+	if (in)
+		fclose(in);
 	or_ctx_free(&ctx);
 	return d;
 }

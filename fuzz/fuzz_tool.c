@@ -138,6 +138,35 @@ static int dict(const char *h)
 				cbor_text(gcspec_fields[i].name);
 		return 0;
 	}
+	if (strncmp(h, "ctf", 3) == 0) {
+		static const char *const words[] = { "/* CTF 1.8 */", "typealias", "integer", "struct",
+			"variant", "enum", "trace", "stream", "event", "clock", "env", "packet.header",
+			"packet.context", "event.header", "event.context", "fields", "byte_order = le",
+			"align", "size", "signed", "encoding", "base", "map", "sequence", "string",
+			"content_size", "packet_size", "timestamp_begin", "timestamp_end",
+			"events_discarded", "stream_id", "DotNETRuntime:", "DotNETRuntimePrivate:",
+			"DotNETRuntimeRundown:", "ustar" };
+
+		for (unsigned i = 0; i < sizeof words / sizeof words[0]; i++)
+			text(words[i]);
+		entry("\x57\x1d\xd1\x75", 4); /* metadata packet magic */
+		entry("\xc1\x1f\xfc\xc1", 4); /* stream packet magic */
+		entry("\xff\xff", 2);           /* extended event header id */
+		for (unsigned i = 0; i < GCSPEC_NEVENTS; i++)
+			text(gcspec_events[i].symbol);
+		return 0;
+	}
+	if (strncmp(h, "etl", 3) == 0) {
+		entry("\x02\x00\x02\xc0", 4);  /* SYSTEM_TRACE_HEADER: version 2, 64-bit, markers */
+		entry("\x13\xc0", 2);            /* EVENT_HEADER64 type and marker */
+		entry("\x12\xc0", 2);            /* EVENT_HEADER32 */
+		entry("\xff\xff\xff\xff", 4);  /* buffer fill */
+		entry("\x04\x00", 2);            /* BufferType header */
+		for (unsigned i = 0; i < GCSPEC_NPROVIDERS; i++)
+			entry(gcspec_providers[i].guid, 16);
+		ids();
+		return 0;
+	}
 	if (strncmp(h, "decode", 6) == 0) {
 		entry("\x00\x00", 2);
 		entry("\x00\xd8", 2);

@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gcm_model.h"
+#include "gcm_tar.h"
 #include "gcm_values.h"
 
 /* oracle/ */
@@ -93,45 +95,24 @@ static const struct or_reader_ops *reader_named(const char *format)
 	return NULL;
 }
 
-int gcm_parse(struct gcm_stream *s, const uint8_t *data, size_t size, const char *format)
+static void header_from(struct gcm_stream *s, const struct or_reader_ops *ops,
+                        const struct or_stream_info *info)
 {
-	static struct or_ctx ctx; /* only its diagnostic sink is used */
-	const struct or_reader_ops *ops = NULL;
-	struct or_reader *r;
+	s->format = ops->format;
+	s->format_version = info->format_version;
+	s->pointer_size = info->pointer_size;
+	s->clock_frequency = info->clock_frequency;
+	s->start_ticks = info->start_ticks;
+	s->process_id = info->process_id;
+}
+
+/* Every event of an open reader into s. */
+static enum or_status collect(struct gcm_stream *s, const struct or_reader_ops *ops,
+                              struct or_reader *r)
+{
 	struct or_event ev;
 	enum or_status st;
-	FILE *in;
-	int rc = 0;
 
-	gcm_stream_free(s);
-	if (format)
-		ops = reader_named(format);
-	/* Directory containers (no probe/open on bytes) are not asked here. */
-	for (int i = 0; !format && size && or_readers[i]; i++)
-		if (or_readers[i]->probe && or_readers[i]->probe(data, size < 64 ? size : 64)) {
-			ops = or_readers[i];
-			break;
-		}
-	if (!ops || !ops->open || !size)
-		return -1;
-	in = fmemopen((void *)data, size, "rb");
-	if (!in)
-		return -1;
-	memset(&ctx, 0, sizeof ctx);
-	or_diag_init(&ctx.diag);
-	ctx.diag.emit = count_diag;
-	ctx.diag.emit_arg = s;
-	ctx.info.pointer_size = 8;
-	if (ops->open(&r, in, &ctx, &ctx.info) != 0) {
-		fclose(in);
-		return -1;
-	}
-	s->format = ops->format;
-	s->format_version = ctx.info.format_version;
-	s->pointer_size = ctx.info.pointer_size;
-	s->clock_frequency = ctx.info.clock_frequency;
-	s->start_ticks = ctx.info.start_ticks;
-	s->process_id = ctx.info.process_id;
 	while ((st = ops->next(r, &ev)) > OR_END) {
 		struct gcm_event e;
 
@@ -151,10 +132,85 @@ int gcm_parse(struct gcm_stream *s, const uint8_t *data, size_t size, const char
 		if (gcm_push(s, &e, ev.payload) != 0)
 			break;
 	}
+	return st;
+}
+
+static struct or_ctx *parse_ctx(struct gcm_stream *s)
+{
+	static struct or_ctx ctx; /* only its diagnostic sink is used */
+
+	memset(&ctx, 0, sizeof ctx);
+	or_diag_init(&ctx.diag);
+	ctx.diag.emit = count_diag;
+	ctx.diag.emit_arg = s;
+	ctx.info.pointer_size = 8;
+	return &ctx;
+}
+
+/* A directory container travels as a ustar image (gcm_tar.h): unpack it
+ * into a temporary directory and read that. */
+static int parse_dir(struct gcm_stream *s, const uint8_t *data, size_t size, const char *format)
+{
+	char dir[] = "/tmp/gcm-dir.XXXXXX";
+	const struct or_reader_ops *ops = NULL;
+	struct or_ctx *ctx = parse_ctx(s);
+	struct or_reader *r;
+	int rc = -1;
+
+	if (!mkdtemp(dir))
+		return -1;
+	if (gcm_tar_unpack(data, size, dir) <= 0)
+		goto out;
+	if (format)
+		ops = reader_named(format);
+	for (int i = 0; !format && or_readers[i]; i++)
+		if (or_readers[i]->probe_dir && or_readers[i]->probe_dir(dir)) {
+			ops = or_readers[i];
+			break;
+		}
+	if (!ops || !ops->open_dir || ops->open_dir(&r, dir, ctx, &ctx->info) != 0)
+		goto out;
+	header_from(s, ops, &ctx->info);
+	rc = collect(s, ops, r) == OR_IOERR ? -1 : 0;
+	ops->close(r);
+out:
+	gcm_rmdir(dir);
+	return rc;
+}
+
+int gcm_parse(struct gcm_stream *s, const uint8_t *data, size_t size, const char *format)
+{
+	const struct or_reader_ops *ops = NULL;
+	struct or_ctx *ctx;
+	struct or_reader *r;
+	FILE *in;
+	int rc;
+
+	gcm_stream_free(s);
+	if (gcm_is_tar(data, size))
+		return parse_dir(s, data, size, format);
+	if (format)
+		ops = reader_named(format);
+	/* Directory containers (no probe/open on bytes) are not asked here. */
+	for (int i = 0; !format && size && or_readers[i]; i++)
+		if (or_readers[i]->probe && or_readers[i]->probe(data, size < 64 ? size : 64)) {
+			ops = or_readers[i];
+			break;
+		}
+	if (!ops || !ops->open || !size)
+		return -1;
+	in = fmemopen((void *)data, size, "rb");
+	if (!in)
+		return -1;
+	ctx = parse_ctx(s);
+	if (ops->open(&r, in, ctx, &ctx->info) != 0) {
+		fclose(in);
+		return -1;
+	}
+	header_from(s, ops, &ctx->info);
+	rc = collect(s, ops, r) == OR_IOERR ? -1 : 0;
 	ops->close(r);
 	fclose(in);
-	if (st == OR_IOERR)
-		rc = -1;
 	return rc;
 }
 
@@ -166,6 +222,8 @@ const char *gcm_writer_for(const char *format, unsigned format_version)
 		return "cbor";
 	if (strcmp(format, "nettrace") == 0)
 		return format_version >= 6 ? "nettrace-v6-full" : "nettrace-v5-full";
+	if (strcmp(format, "ctf") == 0 || strcmp(format, "etl") == 0)
+		return format;
 	return NULL;
 }
 
@@ -187,30 +245,44 @@ static int with_fields(const struct gcspec_event *sp, const struct gen_event *g,
 	return 1;
 }
 
-int gcm_encode(const struct gcm_stream *s, const char *wformat,
-               const struct gen_nettrace_opts *nt, uint8_t **out, size_t *len)
+int gcm_encode_hook(const struct gcm_stream *s, const char *wformat,
+                    const struct gen_nettrace_opts *nt,
+                    void (*dir_hook)(const char *dir, void *arg), void *arg,
+                    uint8_t **out, size_t *len)
 {
 	const struct gen_writer_ops *ops = gen_writer_find(wformat);
 	struct gen_stream_info info;
 	struct gen_writer *w;
+	char dir[] = "/tmp/gcm-out.XXXXXX";
 	char *buf = NULL;
 	size_t blen = 0;
-	FILE *f;
-	int ok = 0;
+	FILE *f = NULL;
+	int ok = 0, is_dir;
 
 	*out = NULL;
 	*len = 0;
-	/* Only writers to a FILE (a directory container has no begin). */
-	if (!ops || !ops->begin || !(w = ops->create()))
+	if (!ops || (!ops->begin && !ops->begin_dir))
 		return -1;
+	/* A directory container is written into a temporary directory and
+	 * comes back as its ustar image (gcm_tar.h). */
+	is_dir = !ops->begin;
+	if (is_dir ? !mkdtemp(dir) : !(f = open_memstream(&buf, &blen)))
+		return -1;
+	if (!(w = ops->create())) {
+		if (f)
+			fclose(f);
+		free(buf);
+		if (is_dir)
+			gcm_rmdir(dir);
+		return -1;
+	}
 	w->ops = ops;
 	if (nt && strncmp(wformat, "nettrace", 8) == 0)
 		gen_nettrace_set_opts(w, nt);
-	f = open_memstream(&buf, &blen);
-	if (!f) {
-		ops->destroy(w);
-		return -1;
-	}
+	/* Small ETL buffers (Windows' default is 64 KiB): fuzz inputs stay
+	 * small and the buffer boundaries many. */
+	if (strncmp(wformat, "etl", 3) == 0 && ops->option)
+		ops->option(w, "buffer-size", "4096");
 	memset(&info, 0, sizeof info);
 	info.pointer_size = s->pointer_size;
 	info.clock_frequency = s->clock_frequency;
@@ -222,7 +294,7 @@ int gcm_encode(const struct gcm_stream *s, const char *wformat,
 	info.mode = "realistic";
 	info.keywords = ~0ull;
 	info.level = 5;
-	if (ops->begin(w, f, &info) == 0) {
+	if ((is_dir ? ops->begin_dir(w, dir, &info) : ops->begin(w, f, &info)) == 0) {
 		ok = 1;
 		for (size_t i = 0; ok && i < s->n; i++) {
 			const struct gcm_event *e = &s->ev[i];
@@ -252,6 +324,13 @@ int gcm_encode(const struct gcm_stream *s, const char *wformat,
 		ok = ok && ops->end(w) == 0;
 	}
 	ops->destroy(w);
+	if (is_dir) {
+		if (ok && dir_hook)
+			dir_hook(dir, arg);
+		ok = ok && gcm_tar_pack(dir, out, len) == 0;
+		gcm_rmdir(dir);
+		return ok ? 0 : -1;
+	}
 	if (fclose(f) != 0)
 		ok = 0;
 	if (!ok) {
@@ -261,6 +340,12 @@ int gcm_encode(const struct gcm_stream *s, const char *wformat,
 	*out = (uint8_t *)buf;
 	*len = blen;
 	return 0;
+}
+
+int gcm_encode(const struct gcm_stream *s, const char *wformat,
+               const struct gen_nettrace_opts *nt, uint8_t **out, size_t *len)
+{
+	return gcm_encode_hook(s, wformat, nt, NULL, NULL, out, len);
 }
 
 /* --- generating with gen's simulator ---------------------------------------- */

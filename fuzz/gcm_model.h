@@ -60,7 +60,9 @@ void gcm_stream_init(struct gcm_stream *s);
 void gcm_stream_free(struct gcm_stream *s);
 
 /* Read data with the oracle reader called `format` (NULL: probe, as gcoracle
- * does). Events read before a container error are kept. */
+ * does). Events read before a container error are kept. A ustar image
+ * (gcm_tar.h) is a directory container: unpacked into a temporary
+ * directory and read with the reader's open_dir. */
 int gcm_parse(struct gcm_stream *s, const uint8_t *data, size_t size, const char *format);
 
 /* Append an event; its payload is copied into the arena. */
@@ -75,6 +77,14 @@ static inline const uint8_t *gcm_payload(const struct gcm_stream *s, const struc
  * nt (may be NULL) overrides the nettrace options. *out is malloc'd. */
 int gcm_encode(const struct gcm_stream *s, const char *wformat,
                const struct gen_nettrace_opts *nt, uint8_t **out, size_t *len);
+
+/* The same; for a directory container (CTF) the result is the ustar image
+ * of the directory (gcm_tar.h), and dir_hook (may be NULL) is called on the
+ * written directory before it is packed (to apply a container fault). */
+int gcm_encode_hook(const struct gcm_stream *s, const char *wformat,
+                    const struct gen_nettrace_opts *nt,
+                    void (*dir_hook)(const char *dir, void *arg), void *arg,
+                    uint8_t **out, size_t *len);
 
 /* The gcgen --format name that writes what reader `format` read back the
  * closest (full metadata for nettrace, so the opcode survives), or NULL. */

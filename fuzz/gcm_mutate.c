@@ -36,6 +36,8 @@ static const struct container {
 	{ GCM_FORMAT_NETTRACE_V4, "nettrace-v4", "nettrace", 4 },
 	{ GCM_FORMAT_NETTRACE_V5, "nettrace-v5", "nettrace", 5 },
 	{ GCM_FORMAT_NETTRACE_V6, "nettrace-v6", "nettrace", 6 },
+	{ GCM_FORMAT_CTF, "ctf", "ctf", 0 },
+	{ GCM_FORMAT_ETL, "etl", "etl", 0 },
 };
 #define NCONTAINERS (sizeof containers / sizeof containers[0])
 
@@ -52,6 +54,8 @@ struct job {
 	struct gen_nettrace_opts nt;
 	int use_nt;
 	int fault;                   /* apply a gen container fault after writing */
+	const struct gen_container_fault *dir_fault; /* the one chosen */
+	int out_is_dir;              /* the writer made a directory (CTF) */
 	int damage;                  /* overwrite a few written bytes */
 };
 
@@ -571,7 +575,8 @@ static const struct container *container_of(const struct gcm_stream *s, struct j
 
 	for (unsigned i = 0; i < NCONTAINERS; i++)
 		if (strcmp(containers[i].reader, s->format) == 0 && (containers[i].bit & formats) &&
-		    (containers[i].version >= 6) == (s->format_version >= 6))
+		    (!containers[i].version ||
+		     (containers[i].version >= 6) == (s->format_version >= 6)))
 			pick[n++] = &containers[i];
 	if (!n)
 		for (unsigned i = 0; i < NCONTAINERS; i++)
@@ -595,6 +600,30 @@ static void start(struct job *j, const uint8_t *data, size_t size, unsigned seed
 	j->nt.version = j->out->version;
 }
 
+/* One of gen's container faults for the output container, or NULL. */
+static const struct gen_container_fault *pick_fault(struct job *j)
+{
+	const struct gen_container_fault *cf, *pick = NULL;
+	unsigned n = 0;
+
+	for (unsigned i = 0; (cf = gen_container_fault_at(i)); i++)
+		if (gen_container_fault_applies(cf, j->out->writer) && below(j, ++n) == 0)
+			pick = cf;
+	return pick;
+}
+
+/* A directory container's fault is applied to the written directory. */
+static void apply_dir_fault(const char *dir, void *arg)
+{
+	struct job *j = arg;
+	char err[256];
+
+	j->out_is_dir = 1;
+	if (j->fault && j->dir_fault)
+		gen_container_fault_write_dir(j->dir_fault, dir, gen_rng_next(&j->rng), NULL, err,
+		                              sizeof err);
+}
+
 /* Write the stream in j->out; shrink it until it fits max. Returns the
  * size written into dst, 0 when nothing could be written. */
 static size_t finish(struct job *j, uint8_t *dst, size_t max)
@@ -604,9 +633,11 @@ static size_t finish(struct job *j, uint8_t *dst, size_t max)
 	int nettrace = strcmp(j->out->reader, "nettrace") == 0;
 
 	j->nt.version = j->out->version;
+	if (j->fault)
+		j->dir_fault = pick_fault(j);
 	for (int tries = 0; tries < 12; tries++) {
-		if (gcm_encode(&j->s, j->out->writer, nettrace && j->use_nt ? &j->nt : NULL,
-		               &buf, &len) != 0) {
+		if (gcm_encode_hook(&j->s, j->out->writer, nettrace && j->use_nt ? &j->nt : NULL,
+		                    apply_dir_fault, j, &buf, &len) != 0) {
 			j->s.n /= 2; /* a writer refused an event: shed some and retry */
 			continue;
 		}
@@ -618,13 +649,9 @@ static size_t finish(struct job *j, uint8_t *dst, size_t max)
 	}
 	if (!buf)
 		return 0;
-	if (j->fault) {
-		const struct gen_container_fault *cf, *pick = NULL;
-		unsigned n = 0;
+	if (j->fault && !j->out_is_dir) {
+		const struct gen_container_fault *pick = j->dir_fault;
 
-		for (unsigned i = 0; (cf = gen_container_fault_at(i)); i++)
-			if (gen_container_fault_applies(cf, j->out->writer) && below(j, ++n) == 0)
-				pick = cf;
 		if (pick) {
 			struct gen_container_result r;
 			const char *why;

@@ -3,8 +3,8 @@
  * streams, for any project whose parser reads them.
  *
  * gcm_mutate() parses its input into gcconform's model of a stream (with
- * gcconform's oracle readers: CBOR model stream, nettrace V4/V5/V6, and each
- * container as it lands), changes it the way decoders get hurt (events
+ * gcconform's oracle readers: CBOR model stream, nettrace V4/V5/V6, LTTng
+ * CTF, ETW .etl), changes it the way decoders get hurt (events
  * inserted, dropped, reordered, duplicated; boundary and out-of-map field
  * values; versions, ids, pointer size, string contents, struct counts;
  * container fields, block boundaries and the generator's container faults)
@@ -48,6 +48,8 @@ extern "C" {
 #define GCM_FORMAT_NETTRACE_V5 0x04u
 #define GCM_FORMAT_NETTRACE_V6 0x08u
 #define GCM_FORMAT_NETTRACE    0x0Eu  /* any nettrace version */
+#define GCM_FORMAT_CTF         0x10u  /* LTTng CTF trace directory, as a ustar image */
+#define GCM_FORMAT_ETL         0x20u  /* ETW .etl */
 #define GCM_FORMAT_ANY         0xFFFFFFFFu
 
 /* Mutate data[0, size) in place into at most max_size bytes; returns the

@@ -14,7 +14,7 @@ ok() {
 	n=$((n + 1))
 	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi
 }
-for h in model nettrace decode; do
+for h in model nettrace ctf etl decode; do
 	sh "$s/fuzz/seeds.sh" "$h" "$tmp/$h" "$b/gen/gcgen" "$b/fuzz/fuzz_tool" >"$tmp/$h.log" 2>&1
 	ok $? "seed corpus for $h generated ($(ls "$tmp/$h" 2>/dev/null | wc -l) files)"
 	dirs="$tmp/$h"
@@ -26,7 +26,7 @@ for h in model nettrace decode; do
 	ok $rc "replay_$h: seeds and saved crash inputs pass every invariant"
 done
 # The saved inputs are not empty directories: each reader has its history.
-for h in model nettrace decode; do
+for h in model nettrace ctf etl decode; do
 	c=$(find "$s/fuzz/regress/$h" -type f ! -name '.*' 2>/dev/null | wc -l)
 	echo "# fuzz/regress/$h: $c saved inputs"
 done

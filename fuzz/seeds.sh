@@ -34,6 +34,37 @@ nettrace)
 		g "v5-$m" -f nettrace-v5 -g 2 -s 4 -M "$m"
 	done
 	;;
+ctf)
+	# A trace directory travels as its ustar image (fuzz/gcm_tar.h).
+	for spec in "net8 -p net8" "net8-p4-server -p net8 --pointer-size 4 --heaps 2" \
+		"netcore3-stacks -p netcore3 --stacks" "exhaustive -m exhaustive"; do
+		name=${spec%% *}
+		# shellcheck disable=SC2086
+		"$gcgen" -q -f ctf -g 1 -s 1 ${spec#* } -o "$dir/.t-$name"
+		"$tool" pack "$dir/.t-$name" "$dir/$name.tar"
+		rm -rf "$dir/.t-$name"
+	done
+	for m in ctf-truncate ctf-content-size ctf-unknown-event-id ctf-metadata-syntax; do
+		"$gcgen" -q -f ctf -g 1 -s 2 -M "$m" -o "$dir/.t-$m"
+		"$tool" pack "$dir/.t-$m" "$dir/$m.tar"
+		rm -rf "$dir/.t-$m"
+	done
+	;;
+etl)
+	# 4 KiB buffers (Windows writes 64 KiB): small inputs, many boundaries.
+	b="-O buffer-size=4096"
+	# shellcheck disable=SC2086
+	{
+	g net8 -f etl -g 2 -s 1 $b
+	g net8-64k -f etl -g 1 -s 1
+	g netfx4-p4 -f etl -g 2 -s 2 -p netfx4 --pointer-size 4 $b
+	g merged-server -f etl-merged -g 1 -s 3 --heaps 2 $b
+	g exhaustive -f etl -m exhaustive $b
+	for m in truncate-at-buffer buffer-offset record-size unknown-header-type extended-data; do
+		g "$m" -f etl -g 2 -s 4 -M "$m" $b
+	done
+	}
+	;;
 decode)
 	tmp=$dir/.stream
 	"$gcgen" -q -f cbor -m exhaustive -o "$tmp"

@@ -98,7 +98,9 @@ for h in $harnesses; do
 	[ "$h" = example ] && dict=nettrace
 	"$work/fuzz_tool" dict "$dict" > "$OUT/$h.dict"
 	case $base in
-	# Big enough for every seed; small inputs keep executions fast.
+	# Big enough for every seed; small inputs keep executions fast. ETL
+	# keeps one 64 KiB-buffer seed and its exhaustive stream.
+	etl) max=262144 ;;
 	*) max=65536 ;;
 	esac
 	printf '[libfuzzer]\nmax_len = %s\ntimeout = 25\n' "$max" > "$OUT/$h.options"
