@@ -33,7 +33,7 @@ version=$(babeltrace2 --version 2>/dev/null | sed -n 's/^Babeltrace \([0-9.]*\).
 dir=$s/fuzz/findings/babeltrace2-${version:-none}
 if [ -d "$dir" ]; then
 	for f in "$dir"/*; do
-		"$x" -t 30 -m 512 "$f" >"$tmp/out" 2>&1
+		"$x" -t 5 -m 512 "$f" >"$tmp/out" 2>&1
 		v=$(head -1 "$tmp/out" | cut -d' ' -f1)
 		[ "$v" = crash ] || [ "$v" = memory ] || [ "$v" = timeout ]
 		ok $? "babeltrace2 $version finding $(basename "$f") still reproduces ($v)"

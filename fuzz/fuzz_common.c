@@ -152,7 +152,11 @@ static void same_stream(const struct gcm_stream *a, const struct gcm_stream *b)
 	      b->container_errors);
 	CHECK(a->pointer_size == b->pointer_size && a->clock_frequency == b->clock_frequency &&
 	      a->start_ticks == b->start_ticks && a->process_id == b->process_id,
-	      "stream header changed in the round trip");
+	      "stream header changed in the round trip: pointer size %u/%u, clock %llu/%llu, "
+	      "start %llu/%llu, pid %u/%u", a->pointer_size, b->pointer_size,
+	      (unsigned long long)a->clock_frequency, (unsigned long long)b->clock_frequency,
+	      (unsigned long long)a->start_ticks, (unsigned long long)b->start_ticks,
+	      a->process_id, b->process_id);
 	CHECK(a->n == b->n, "%zu events read, %zu read back", a->n, b->n);
 	for (size_t i = 0; i < a->n; i++) {
 		const struct gcm_event *x = &a->ev[i], *y = &b->ev[i];
@@ -177,6 +181,10 @@ static void round_trip(const char *format, const uint8_t *data, size_t size)
 	gcm_stream_init(&b);
 	if (gcm_parse(&a, data, size, format) != 0 || a.container_errors || a.cut)
 		goto done;
+	/* gen's CTF writer always writes LTTng's 1 GHz clock, converting ticks:
+	 * a trace with another clock round-trips only up to that conversion. */
+	if (strcmp(a.format, "ctf") == 0 && a.clock_frequency != 1000000000)
+		goto done;
 	wformat = gcm_writer_for(a.format, a.format_version);
 	/* gen refuses what it never writes (giant payloads); nothing to compare. */
 	if (!wformat || gcm_encode(&a, wformat, NULL, &out, &len) != 0)
@@ -196,6 +204,12 @@ int fz_reader(const char *format, const uint8_t *data, size_t size)
 
 	if (size == 0)
 		return 0;
+	/* A directory container's input is its ustar image; other bytes are
+	 * not an input for it (libFuzzer's byte mutations make them). */
+	for (int i = 0; or_readers[i]; i++)
+		if (strcmp(or_readers[i]->format, format) == 0 && !or_readers[i]->open &&
+		    !gcm_is_tar(data, size))
+			return 0;
 	d1 = run_oracle(format, data, size);
 	d2 = run_oracle(format, data, size);
 	CHECK(d1.h == d2.h && d1.events == d2.events && d1.diags == d2.diags,

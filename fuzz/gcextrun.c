@@ -8,8 +8,8 @@
  *   -i, --input PATH      a file, or every file in a directory (repeatable)
  *   -n, --mutants N       also N structure-aware mutants (gcmutator) of the inputs,
  *                         or of generated streams when there are no inputs
- *   -F, --formats LIST    containers for mutants: cbor,nettrace,nettrace-v4,-v5,-v6
- *                         (default nettrace)
+ *   -F, --formats LIST    containers for mutants: cbor,nettrace,nettrace-v4,-v5,-v6,
+ *                         etl (default nettrace; CTF is a directory: use bt2ctf)
  *   -s, --seed N          first mutation seed (default 1)
  *   -t, --timeout SECS    per run (default 10)
  *   -m, --memory MB       RLIMIT_AS of the child (default 2048; 0: none)
@@ -247,7 +247,7 @@ static unsigned parse_formats(const char *s)
 	static const struct { const char *name; unsigned bits; } f[] = {
 		{ "cbor", GCM_FORMAT_CBOR }, { "nettrace", GCM_FORMAT_NETTRACE },
 		{ "nettrace-v4", GCM_FORMAT_NETTRACE_V4 }, { "nettrace-v5", GCM_FORMAT_NETTRACE_V5 },
-		{ "nettrace-v6", GCM_FORMAT_NETTRACE_V6 },
+		{ "nettrace-v6", GCM_FORMAT_NETTRACE_V6 }, { "etl", GCM_FORMAT_ETL },
 	};
 	unsigned bits = 0;
 
@@ -367,7 +367,8 @@ int main(int argc, char **argv)
 				len = gcm_mutate(buf, len, cap / 2, seed + k, formats);
 			}
 			snprintf(label, sizeof label, "mutant-%u%s", seed + k,
-			         len >= 8 && !memcmp(buf, "Nettrace", 8) ? ".nettrace" : ".cbor");
+			         len >= 8 && !memcmp(buf, "Nettrace", 8) ? ".nettrace" :
+			         len && (buf[0] >> 5) == 5 ? ".cbor" : ".etl");
 			snprintf(path, sizeof path, "%s/%s", dir, label);
 			f = fopen(path, "wb");
 			if (!f || fwrite(buf, 1, len, f) != len || fclose(f) != 0) {
