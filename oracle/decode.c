@@ -22,6 +22,7 @@ struct dstate {
 	uint32_t len;
 	unsigned psize;
 	long elem;                     /* struct element being decoded, or -1 */
+	int exact;                     /* or_decode_fits: any problem fails */
 };
 
 uint64_t or_le(const uint8_t *p, unsigned width)
@@ -194,7 +195,9 @@ static int dec_field(struct dstate *d, unsigned i, uint32_t *pos,
 			       "UnicodeString '%s' holds an unpaired surrogate 0x%04x at payload offset %u",
 			       fname(d, i, nb, sizeof nb),
 			       (unsigned)or_ld16(d->p + at + bad), at + bad);
-			if (!d->ctx)
+			/* or_decode carries on past a bad string, so walking the
+			 * elements of a struct it accepted must too. */
+			if (d->exact)
 				return -1;
 		}
 		*pos = at + k + 2;
@@ -372,7 +375,7 @@ int or_decode_fits(const struct gcspec_event *spec, const uint8_t *payload,
 {
 	struct dstate d = { NULL, NULL, spec, gcspec_event_fields(spec),
 	                    plan_for(spec, pointer_size), payload, len,
-	                    pointer_size, -1 };
+	                    pointer_size, -1, 1 };
 	struct or_val v[OR_MAX_FIELDS];
 	unsigned n;
 	uint32_t end;
@@ -426,7 +429,7 @@ OR_COLD static void whole_run_rules(struct or_ctx *ctx, const struct or_event *e
                                     const struct or_val *v, unsigned from)
 {
 	struct dstate d = { ctx, ev, spec, gcspec_event_fields(spec), pf,
-	                    ev->payload, ev->payload_len, psize, -1 };
+	                    ev->payload, ev->payload_len, psize, -1, 0 };
 	unsigned n = spec->nfields;
 
 	for (unsigned i = from; i < n; i++)
@@ -476,7 +479,7 @@ int or_decode(struct or_ctx *ctx, const struct or_event *ev,
 	}
 	{
 		struct dstate d = { ctx, ev, spec, gcspec_event_fields(spec), pf,
-		                    ev->payload, ev->payload_len, psize, -1 };
+		                    ev->payload, ev->payload_len, psize, -1, 0 };
 		rc = dec_all(&d, out->v, &out->nvalid, &end);
 		out->complete = rc == 0;
 		if (rc != 0 || end < d.len)
@@ -490,7 +493,7 @@ int or_struct_element(const struct or_decoded *dec, unsigned sf, uint32_t *pos,
 {
 	struct dstate d = { NULL, NULL, dec->spec, gcspec_event_fields(dec->spec),
 	                    plan_for(dec->spec, dec->pointer_size), dec->payload,
-	                    dec->payload_len, dec->pointer_size, -1 };
+	                    dec->payload_len, dec->pointer_size, -1, 0 };
 
 	uint32_t es = *pos;
 	int natural = d.f[sf].natural_layout;

@@ -1,0 +1,46 @@
+#!/bin/sh
+# bt2ctf_test.sh - babeltrace2's CTF reader under the bt2ctf harness: a
+# valid trace is accepted, in a directory and as a ustar archive; a reader
+# abort and a reader that eats memory are recorded (crash, memory) without
+# taking the harness down, and the input is saved. The recorded babeltrace2
+# findings (fuzz/findings/babeltrace2-<version>/) still reproduce with the
+# installed version when it is the one they were found with. TAP.
+set -u
+b=${top_builddir:-.}
+s=${top_srcdir:-.}
+x=$b/fuzz/bt2ctf
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+fail=0
+ok() {
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi
+}
+"$PYTHON3" "$s/fuzz/mkctf.py" "$tmp/ok" --tar "$tmp/ok.tar"
+"$PYTHON3" "$s/fuzz/mkctf.py" "$tmp/abort" --packet-size 9223372036854775808 --tar "$tmp/abort.tar"
+"$PYTHON3" "$s/fuzz/mkctf.py" "$tmp/short" --content-size 8
+"$x" "$tmp/ok" "$tmp/ok.tar" "$tmp/short" >"$tmp/out" 2>&1
+grep -q '^2 accept, 1 reject, 0 crash, 0 timeout, 0 memory$' "$tmp/out"
+ok $? "a valid trace is read (directory and archive), a too-short content size is rejected"
+"$x" -o "$tmp/found" -t 20 -m 512 "$tmp/abort.tar" "$tmp/ok" >"$tmp/out" 2>&1
+rc=$?
+sed 's/^/# /' "$tmp/out"
+grep -q '^crash .*signal 6' "$tmp/out" && grep -q '^1 accept, 0 reject, 1 crash' "$tmp/out" && [ $rc -eq 1 ]
+ok $? "an abort in babeltrace2 is a crash verdict, and the harness goes on to the next trace"
+cmp -s "$tmp/found/abort.tar" "$tmp/abort.tar"; ok $? "the crashing input is saved"
+version=$(babeltrace2 --version 2>/dev/null | sed -n 's/^Babeltrace \([0-9.]*\).*/\1/p' | head -1)
+dir=$s/fuzz/findings/babeltrace2-${version:-none}
+if [ -d "$dir" ]; then
+	for f in "$dir"/*; do
+		"$x" -t 5 -m 512 "$f" >"$tmp/out" 2>&1
+		v=$(head -1 "$tmp/out" | cut -d' ' -f1)
+		[ "$v" = crash ] || [ "$v" = memory ] || [ "$v" = timeout ]
+		ok $? "babeltrace2 $version finding $(basename "$f") still reproduces ($v)"
+	done
+else
+	n=$((n + 1))
+	echo "ok $n # SKIP no recorded findings for babeltrace2 ${version:-(not found)}"
+fi
+echo "1..$n"
+exit $fail
