@@ -638,6 +638,8 @@ enum or_status ctfr_next(struct ctfr_reader *r, struct or_event *ev)
 		base = r->files[s->file].base + s->pkt_off;
 		ev->model_fields = NULL;
 		ev->model_fields_len = 0;
+		ev->block = NULL;
+		ev->cls = 0;
 		ev->index = r->index;
 		ev->offset = base + s->head_pos / 8;
 		ev->timestamp = s->head_ts;
