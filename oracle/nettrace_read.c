@@ -20,6 +20,12 @@
 #include "nettrace_r.h"
 #include "nettrace_rmeta.h"
 
+#if defined(__GNUC__)
+#define OR_NOINLINE_NT __attribute__((noinline))
+#else
+#define OR_NOINLINE_NT
+#endif
+
 #define MAX_V5_BLOCK (1u << 30)  /* no runtime writes blocks near this */
 #define MAX_NAME 256             /* FastSerialization type names are short */
 #define GROW_STEP (1u << 20)     /* buffers grow as bytes arrive, not as declared */
@@ -1394,7 +1400,9 @@ fail:
 	return NULL;
 }
 
-enum or_status ntr_next(struct ntr_reader *r, struct or_event *ev)
+/* Everything but the ordinary event: other rows, the end of a block, the
+ * next block. Out of line, so that the common case stays small. */
+static OR_NOINLINE_NT enum or_status next_slow(struct ntr_reader *r, struct or_event *ev)
 {
 	for (;;) {
 		if (r->in_events && r->pos < r->blen) {
@@ -1470,6 +1478,13 @@ enum or_status ntr_next(struct ntr_reader *r, struct or_event *ev)
 			return OR_END;
 		}
 	}
+}
+
+enum or_status ntr_next(struct ntr_reader *r, struct or_event *ev)
+{
+	if (r->in_events && r->pos < r->blen && fast_event(r, ev))
+		return OR_EVENT;
+	return next_slow(r, ev);
 }
 
 void ntr_counts(const struct ntr_reader *r, struct ntr_counts *c)

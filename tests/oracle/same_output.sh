@@ -40,13 +40,13 @@ one() {
 	id=$1
 	shift
 	f=$work/$id.in
-	if "$gcgen" -q "$@" -o "$f" 2>/dev/null; then
+	if "$gcgen" -q "$@" -o "$f" 2>"$work/$id.err"; then
 		run_both "$id" "$f"
 		echo "$id" >>"$work/done"
 	else
-		echo "$id" >>"$work/skipped"
+		echo "$id $(head -1 "$work/$id.err")" >>"$work/skipped"
 	fi
-	rm -rf "$f"
+	rm -rf "$f" "$work/$id.err"
 }
 
 # Writer shapes and options, chosen by seed so that each fault meets several.
@@ -58,7 +58,7 @@ shape() {
 	2) echo "--heaps 4" ;;
 	3) echo "--stacks" ;;
 	4) case $fmt in nettrace*) echo "-O sp-every=2 -O block-bytes=2000" ;; *) echo "--heaps 2 --pointer-size 4" ;; esac ;;
-	5) case $fmt in nettrace*) echo "-O uncompressed -O metadata-upfront" ;; *) echo "--stacks --heaps 3" ;; esac ;;
+	5) case $fmt in nettrace*) echo "--uncompressed-headers --metadata upfront" ;; *) echo "--stacks --heaps 3" ;; esac ;;
 	esac
 }
 
@@ -117,6 +117,7 @@ if [ "${SAME_BIG:-0}" = 1 ]; then
 fi
 
 cat "$work/diffs"
+[ -n "${SAME_VERBOSE:-}" ] && cat "$work/skipped"
 n=$(wc -l <"$work/done")
 d=$(grep -c '^DIFF' "$work/diffs")
 echo "same_output: $n streams, $d differences ($(wc -l <"$work/skipped") that gcgen would not write)"
