@@ -20,10 +20,11 @@
 #include "nettrace_r.h"
 #include "nettrace_rmeta.h"
 
+/* Rare paths kept out of the function every event goes through. */
 #if defined(__GNUC__)
-#define OR_NOINLINE_NT __attribute__((noinline))
+#define NTR_NOINLINE __attribute__((noinline))
 #else
-#define OR_NOINLINE_NT
+#define NTR_NOINLINE
 #endif
 
 #define MAX_V5_BLOCK (1u << 30)  /* no runtime writes blocks near this */
@@ -1402,7 +1403,7 @@ fail:
 
 /* Everything but the ordinary event: other rows, the end of a block, the
  * next block. Out of line, so that the common case stays small. */
-static OR_NOINLINE_NT enum or_status next_slow(struct ntr_reader *r, struct or_event *ev)
+static NTR_NOINLINE enum or_status next_slow(struct ntr_reader *r, struct or_event *ev)
 {
 	for (;;) {
 		if (r->in_events && r->pos < r->blen) {
