@@ -24,7 +24,11 @@ enum or_kind {
 	OR_K_FIN_BEGIN, OR_K_FIN_END, OR_K_ALLOC_TICK, OR_K_SETTINGS
 };
 
-/* Where the fields the checker reads sit in each event-version (-1: absent). */
+/* Where the fields the checker reads sit in each event-version (-1: absent).
+ * The checker reads a decoded event's fields through these indexes and no
+ * other way: the lean decoder (or_decode_lean) fills only the fields
+ * or_evinfo_fields() names, so a rule that needs another field adds its
+ * index here and says so there. */
 struct or_evinfo {
 	uint8_t kind;
 	uint8_t values;  /* a rule of or_check_values() applies */
@@ -34,13 +38,36 @@ struct or_evinfo {
 
 extern struct or_evinfo or_evinfo[GCSPEC_NEVENTS];
 void or_evinfo_init(void);
+/* The fields the checker reads of an event-version, one bit per field
+ * index (indexes past 63 cannot be named: int8_t). */
+uint64_t or_evinfo_fields(const struct or_evinfo *ei);
 
 struct or_check *or_check_new(void);
 void or_check_free(struct or_check *c);
 void or_check_event(struct or_ctx *ctx, const struct or_event *ev,
                     const struct or_decoded *dec);
+/* The last thread or_check_timestamp() saw and its entry in the checker's
+ * table of threads' last timestamps (NULL after the table changed): a
+ * thread's events come in runs. struct or_check begins with it, so that
+ * the common case is answered inline. */
+struct or_check_ts {
+	uint64_t thread;
+	uint64_t *last;
+};
+
+void or_check_timestamp_slow(struct or_ctx *ctx, const struct or_event *ev);
 /* GC-S023, in file order: or_run_file() calls it for every event as read. */
-void or_check_timestamp(struct or_ctx *ctx, const struct or_event *ev);
+static inline void or_check_timestamp(struct or_ctx *ctx, const struct or_event *ev)
+{
+	struct or_check_ts *t = (struct or_check_ts *)(void *)ctx->check;
+
+	if (ev->thread_id && t->last && t->thread == ev->thread_id &&
+	    ev->timestamp >= *t->last) {
+		*t->last = ev->timestamp;
+		return;
+	}
+	or_check_timestamp_slow(ctx, ev);
+}
 void or_check_end(struct or_ctx *ctx, uint64_t next_index, uint64_t offset);
 void or_check_reset(struct or_check *c);
 

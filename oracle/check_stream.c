@@ -84,13 +84,11 @@ struct inst {
 };
 
 struct or_check {
+	/* First: check.h reads it inline (or_check_timestamp). */
+	struct or_check_ts ts;
 	struct inst inst[OR_MAX_INSTANCES];
 	int cur;
 	struct or_u64map *threads;
-	/* The last thread or_check_timestamp() saw and its entry in threads
-	 * (NULL after the map changed): a thread's events come in runs. */
-	uint64_t ts_thread;
-	uint64_t *ts_last;
 };
 
 struct or_evinfo or_evinfo[GCSPEC_NEVENTS];
@@ -148,6 +146,53 @@ void or_evinfo_init(void)
 	}
 }
 
+uint64_t or_evinfo_fields(const struct or_evinfo *ei)
+{
+	/* What the rules below read, by the kind of event they concern:
+	 * every event's ClrInstanceID (instance()) and heap index
+	 * (heap_index()), the allocation amounts (or_check_values()), and
+	 * what each kind's rule reads. A rule that reads another field adds
+	 * it here, or the lean decoder leaves it unset. */
+	int8_t idx[8] = { ei->clr, ei->heap, ei->amount, ei->amount64, -1, -1, -1, -1 };
+	uint64_t m = 0;
+
+	switch (ei->kind) {
+	case OR_K_GCSTART:
+		idx[4] = ei->count, idx[5] = ei->depth, idx[6] = ei->type;
+		break;
+	case OR_K_GCEND:
+		idx[4] = ei->count, idx[5] = ei->depth;
+		break;
+	case OR_K_SUSPEND_BEGIN:
+		idx[4] = ei->count;
+		break;
+	case OR_K_HEAPHISTORY: case OR_K_GLOBALHISTORY:
+		idx[4] = ei->numheaps;
+		break;
+	case OR_K_SETTINGS:
+		idx[4] = ei->servergc;
+		break;
+	case OR_K_JOIN:
+		idx[4] = ei->jointime, idx[5] = ei->jointype;
+		break;
+	case OR_K_SEG_CREATE: case OR_K_SEG_FREE:
+		idx[4] = ei->address;
+		break;
+	case OR_K_HANDLE_SET:
+		idx[4] = ei->handle, idx[5] = ei->hkind;
+		break;
+	case OR_K_HANDLE_DESTROY:
+		idx[4] = ei->handle;
+		break;
+	default:
+		break;
+	}
+	for (unsigned i = 0; i < sizeof idx / sizeof idx[0]; i++)
+		if (idx[i] >= 0 && idx[i] < 64)
+			m |= (uint64_t)1 << idx[i];
+	return m;
+}
+
 struct or_check *or_check_new(void)
 {
 	struct or_check *c = calloc(1, sizeof *c);
@@ -172,7 +217,7 @@ void or_check_reset(struct or_check *c)
 	}
 	c->cur = 0;
 	or_u64map_clear(c->threads);
-	c->ts_last = NULL;
+	c->ts.last = NULL;
 }
 
 void or_check_free(struct or_check *c)
@@ -224,7 +269,7 @@ static uint64_t val(const struct or_decoded *d, int8_t i, uint64_t dflt)
 
 #define REP(code, ...) or_report(ctx, (code), ev->index, ev->offset, sym, __VA_ARGS__)
 
-static void gc_start(struct or_ctx *ctx, struct inst *in,
+static OR_NOINLINE void gc_start(struct or_ctx *ctx, struct inst *in,
                      const struct or_event *ev, const struct or_decoded *dec,
                      const struct or_evinfo *ei)
 {
@@ -296,7 +341,7 @@ static void gc_start(struct or_ctx *ctx, struct inst *in,
 	}
 }
 
-static void gc_end(struct or_ctx *ctx, struct inst *in,
+static OR_NOINLINE void gc_end(struct or_ctx *ctx, struct inst *in,
                    const struct or_event *ev, const struct or_decoded *dec,
                    const struct or_evinfo *ei)
 {
@@ -359,7 +404,7 @@ static int waiter(const struct inst *in, uint64_t thread)
 	return -1;
 }
 
-static void suspension(struct or_ctx *ctx, struct inst *in, unsigned kind,
+static OR_NOINLINE void suspension(struct or_ctx *ctx, struct inst *in, unsigned kind,
                        const struct or_event *ev, const struct or_decoded *dec,
                        const struct or_evinfo *ei)
 {
@@ -481,7 +526,7 @@ static void suspension(struct or_ctx *ctx, struct inst *in, unsigned kind,
 }
 
 /* Track a live object (segment, handle); `create` says which way. */
-static void object(struct or_ctx *ctx, struct or_u64map **mapp, size_t *dead,
+static OR_NOINLINE void object(struct or_ctx *ctx, struct or_u64map **mapp, size_t *dead,
                    int create, uint64_t key, const struct or_event *ev,
                    const char *sym, unsigned code_twice, const char *what)
 {
@@ -532,7 +577,7 @@ static void object(struct or_ctx *ctx, struct or_u64map **mapp, size_t *dead,
  * change while a handle lives is its kind: the runtime reads it from the
  * handle's block, which keeps one type until all its handles are freed. A
  * live handle's value is LIVE plus its kind shifted past the state bits. */
-static void handle_set(struct or_ctx *ctx, struct or_u64map **mapp, size_t *dead,
+static OR_NOINLINE void handle_set(struct or_ctx *ctx, struct or_u64map **mapp, size_t *dead,
                        uint64_t key, uint64_t kind, const struct or_event *ev,
                        const char *sym)
 {
@@ -555,7 +600,7 @@ static void handle_set(struct or_ctx *ctx, struct or_u64map **mapp, size_t *dead
 	or_u64map_put(*mapp, key, live);
 }
 
-static void join(struct or_ctx *ctx, struct inst *in, const struct or_event *ev,
+static OR_NOINLINE void join(struct or_ctx *ctx, struct inst *in, const struct or_event *ev,
                  const struct or_decoded *dec, const struct or_evinfo *ei)
 {
 	const char *sym = dec->spec->symbol;
@@ -607,11 +652,11 @@ OR_COLD static void timestamp_back(struct or_ctx *ctx, const struct or_event *ev
 	    (unsigned long long)ev->thread_id);
 }
 
-void or_check_timestamp(struct or_ctx *ctx, const struct or_event *ev)
+void or_check_timestamp_slow(struct or_ctx *ctx, const struct or_event *ev)
 {
 	struct or_check *c = ctx->check;
-	uint64_t *last = c->ts_last && c->ts_thread == ev->thread_id
-		? c->ts_last : or_u64map_get(c->threads, ev->thread_id);
+	uint64_t *last = c->ts.last && c->ts.thread == ev->thread_id
+		? c->ts.last : or_u64map_get(c->threads, ev->thread_id);
 
 	/* Thread id 0 is no thread: the runtime writes it for threads it no
 	 * longer knows by OS id (a terminating thread clearing its handles,
@@ -623,11 +668,11 @@ void or_check_timestamp(struct or_ctx *ctx, const struct or_event *ev)
 		if (ev->timestamp < *last)
 			timestamp_back(ctx, ev, *last);
 		*last = ev->timestamp;
-		c->ts_thread = ev->thread_id;
-		c->ts_last = last;
+		c->ts.thread = ev->thread_id;
+		c->ts.last = last;
 		return;
 	}
-	c->ts_last = NULL; /* the map may move */
+	c->ts.last = NULL; /* the map may move */
 	if (or_u64map_put(c->threads, ev->thread_id, ev->timestamp)) {
 		or_u64map_clear(c->threads); /* too many threads: start over */
 		or_u64map_put(c->threads, ev->thread_id, ev->timestamp);
@@ -679,7 +724,7 @@ void or_check_event(struct or_ctx *ctx, const struct or_event *ev,
 
 	if (!dec)
 		return;
-	ei = &or_evinfo[dec->spec - gcspec_events];
+	ei = &or_evinfo[dec->event];
 	in = instance(c, ei, dec);
 	if (ei->values)
 		or_check_values(ctx, ev, dec);

@@ -46,7 +46,7 @@ int or_values_apply(const struct or_evinfo *ei)
 void or_check_values(struct or_ctx *ctx, const struct or_event *ev,
                      const struct or_decoded *dec)
 {
-	const struct or_evinfo *ei = &or_evinfo[dec->spec - gcspec_events];
+	const struct or_evinfo *ei = &or_evinfo[dec->event];
 	const char *sym = dec->spec->symbol;
 	const struct or_val *v = dec->v;
 	unsigned n = dec->nvalid;

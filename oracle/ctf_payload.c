@@ -115,6 +115,18 @@ static int fast_typed(struct ctfr_reader *r, struct cstream *s, const struct ccl
 	uint8_t *o = r->payload;
 	int bad = 0;
 
+	/* Integers only: the fields already lie as the payload does, so the
+	 * payload is the packet's bytes, not a copy. */
+	if (c->nprog == 1 && r->prog[c->prog].op == F_COPY) {
+		uint32_t n = r->prog[c->prog].n;
+
+		if ((size_t)(end - p) < n)
+			return -1;
+		ev->payload = p;
+		ev->payload_len = n;
+		s->pos += (uint64_t)n * 8;
+		return 0;
+	}
 	for (uint32_t i = 0; i < c->nprog; i++) {
 		const struct cfop *op = &r->prog[c->prog + i];
 

@@ -498,43 +498,39 @@ static int next_head(struct ctfr_reader *r, struct cstream *s, const char *dir)
 
 /* --- the merge ------------------------------------------------------------ */
 
-static int before(const struct ctfr_reader *r, uint32_t a, uint32_t b)
+static int before(const struct ctfr_hent *x, const struct ctfr_hent *y)
 {
-	const struct cstream *x = &r->streams[a], *y = &r->streams[b];
-
-	return x->head_ts < y->head_ts || (x->head_ts == y->head_ts && a < b);
+	return x->ts < y->ts || (x->ts == y->ts && x->s < y->s);
 }
 
 static void sift_down(struct ctfr_reader *r, size_t i)
 {
-	for (;;) {
-		size_t l = 2 * i + 1, m = i;
+	struct ctfr_hent *h = r->heap, t = h[i];
 
-		if (l < r->nheap && before(r, r->heap[l], r->heap[m]))
-			m = l;
-		if (l + 1 < r->nheap && before(r, r->heap[l + 1], r->heap[m]))
-			m = l + 1;
-		if (m == i)
-			return;
-		uint32_t t = r->heap[i];
-		r->heap[i] = r->heap[m];
-		r->heap[m] = t;
+	for (;;) {
+		size_t l = 2 * i + 1, m;
+
+		if (l >= r->nheap)
+			break;
+		m = l + 1 < r->nheap && before(&h[l + 1], &h[l]) ? l + 1 : l;
+		if (!before(&h[m], &t))
+			break;
+		h[i] = h[m];
 		i = m;
 	}
+	h[i] = t;
 }
 
 static void push(struct ctfr_reader *r, uint32_t s)
 {
 	size_t i = r->nheap++;
+	struct ctfr_hent t = { r->streams[s].head_ts, s };
 
-	r->heap[i] = s;
-	while (i && before(r, r->heap[i], r->heap[(i - 1) / 2])) {
-		uint32_t t = r->heap[i];
-
+	while (i && before(&t, &r->heap[(i - 1) / 2])) {
 		r->heap[i] = r->heap[(i - 1) / 2];
-		r->heap[(i - 1) / 2] = t;
 		i = (i - 1) / 2;
 	}
+	r->heap[i] = t;
 }
 
 /* --- the interface ---------------------------------------------------- */
@@ -604,7 +600,7 @@ int ctfr_open(struct ctfr_reader **rp, const char *dir, ctfr_report_fn report, v
 	}
 	r->counts.streams = r->nstreams;
 	r->counts.bytes = r->total;
-	info->start_ticks = start == UINT64_MAX ? (r->nheap ? r->streams[r->heap[0]].head_ts : 0) : start;
+	info->start_ticks = start == UINT64_MAX ? (r->nheap ? r->heap[0].ts : 0) : start;
 	return 0;
 fail:
 	ctfr_close(r);
@@ -624,6 +620,7 @@ enum or_status ctfr_next(struct ctfr_reader *r, struct or_event *ev)
 			s = r->last;
 			r->last = NULL;
 			if (next_head(r, s, r->dirname)) {
+				r->heap[0].ts = s->head_ts;
 				sift_down(r, 0);
 			} else {
 				r->heap[0] = r->heap[--r->nheap];
@@ -632,12 +629,14 @@ enum or_status ctfr_next(struct ctfr_reader *r, struct or_event *ev)
 		}
 		if (!r->nheap)
 			return OR_END;
-		s = &r->streams[r->heap[0]];
+		s = &r->streams[r->heap[0].s];
 		c = s->head;
 		r->last = s;
 		base = r->files[s->file].base + s->pkt_off;
 		ev->model_fields = NULL;
 		ev->model_fields_len = 0;
+		ev->block = NULL;
+		ev->cls = 0;
 		ev->index = r->index;
 		ev->offset = base + s->head_pos / 8;
 		ev->timestamp = s->head_ts;

@@ -163,7 +163,9 @@ struct ctfr_reader {
 
 	struct cstream *streams;
 	size_t nstreams;
-	uint32_t *heap;            /* streams with a head, by (time, index) */
+	/* Streams with a head, by (time, index); each entry carries its
+	 * stream's head time, so that keeping the order reads no stream. */
+	struct ctfr_hent { uint64_t ts; uint32_t s; } *heap;
 	size_t nheap;
 	struct cstream *last;      /* returned the previous event: advance it first */
 	uint64_t index;

@@ -11,6 +11,7 @@
 #include "check.h"
 #include "decode.h"
 #include "decode_plan.h"
+#include "utf.h"
 
 struct dstate {
 	struct or_ctx *ctx;            /* NULL: silent */
@@ -96,46 +97,6 @@ static const char *fname(const struct dstate *d, unsigned i, char *buf,
 	        (d)->ev->payload_offset + (pos), (d)->spec->symbol, __VA_ARGS__); \
 	} while (0)
 
-/* Find the NUL terminator of the UTF-16LE string at s[0..n) and check its
- * surrogates on the way. Returns the string's length in bytes (without the
- * terminator) or n when there is none; *bad is the offset of the first
- * unpaired surrogate, or UINT32_MAX. */
-static uint32_t utf16_scan(const uint8_t *s, uint32_t n, uint32_t *bad)
-{
-	uint32_t k;
-
-	*bad = UINT32_MAX;
-	/* Four code units at a time while none is 0 or a surrogate: a lane
-	 * is zero exactly when the borrow test below sets its top bit. */
-	for (k = 0; k + 8 <= n; k += 8) {
-		const uint64_t ones = 0x0001000100010001ULL, tops = 0x8000800080008000ULL;
-		uint64_t x = or_ld64(s + k);
-		uint64_t y = (x ^ 0xD800D800D800D800ULL) & 0xF800F800F800F800ULL;
-		if ((((x - ones) & ~x) | ((y - ones) & ~y)) & tops)
-			break;
-	}
-	for (; k + 1 < n; k += 2) {
-		unsigned u = (unsigned)or_ld16(s + k);
-		if (u == 0)
-			return k;
-		if (u - 0xD800u >= 0x800u)
-			continue;
-		if (*bad != UINT32_MAX)
-			continue;
-		if (u <= 0xDBFF) {
-			/* A high surrogate needs a low one next; the string's
-			 * terminator or end does not count as one. */
-			unsigned lo = k + 3 < n ? (unsigned)or_ld16(s + k + 2) : 0;
-			if (lo >= 0xDC00 && lo <= 0xDFFF) {
-				k += 2;
-				continue;
-			}
-		}
-		*bad = k;
-	}
-	return n;
-}
-
 /* Decode the non-struct field i at *pos into v[i]. Returns 0 or -1. */
 static int dec_field(struct dstate *d, unsigned i, uint32_t *pos,
                      struct or_val *v)
@@ -177,7 +138,7 @@ static int dec_field(struct dstate *d, unsigned i, uint32_t *pos,
 		return 0;
 	}
 	if (f->type == GCSPEC_UNICODE_STRING) {
-		uint32_t bad, k = utf16_scan(d->p + at, rem, &bad);
+		uint32_t bad, k = or_utf16_scan(d->p + at, rem, &bad);
 		if (k + 1 >= rem) {
 			if (rem % 2)
 				REPORT(d, GCSPEC_DIAG_P005, at,
@@ -449,6 +410,7 @@ int or_decode(struct or_ctx *ctx, const struct or_event *ev,
 	int rc;
 
 	out->spec = spec;
+	out->event = (unsigned)(spec - gcspec_events);
 	out->payload = ev->payload;
 	out->payload_len = ev->payload_len;
 	out->pointer_size = (uint8_t)psize;

@@ -28,6 +28,7 @@ struct or_val {
 
 struct or_decoded {
 	const struct gcspec_event *spec;
+	unsigned event;                /* spec's index in gcspec_events */
 	const uint8_t *payload;
 	uint32_t payload_len;
 	uint8_t pointer_size;
@@ -42,6 +43,14 @@ struct or_decoded {
  * entirely (longer payloads included), -1 when it stopped early. */
 int or_decode(struct or_ctx *ctx, const struct or_event *ev,
               const struct gcspec_event *spec, struct or_decoded *out);
+
+/* The same for a caller that reads only the fields the checker reads
+ * (or_evinfo_fields) and the diagnostics: a payload that raises none is
+ * read only where a rule looks, and out->v holds those fields (the others
+ * are left unset); any other payload is decoded by or_decode(), which
+ * reports. Returns as or_decode(). */
+int or_decode_lean(struct or_ctx *ctx, const struct or_event *ev,
+                   const struct gcspec_event *spec, struct or_decoded *out);
 
 /* Does spec's template decode these bytes exactly, without any problem? */
 int or_decode_fits(const struct gcspec_event *spec, const uint8_t *payload,

@@ -72,9 +72,11 @@ static inline int or_plan_map_ok(const struct or_pfield *pf, uint64_t value)
 #if defined(__GNUC__)
 #define OR_COLD __attribute__((noinline, cold))
 #define OR_HOT_INLINE inline __attribute__((always_inline))
+#define OR_NOINLINE __attribute__((noinline))
 #else
 #define OR_COLD
 #define OR_HOT_INLINE inline
+#define OR_NOINLINE
 #endif
 
 /* Does value certainly pass the field's rules (no diagnostic to raise)? */

@@ -70,17 +70,17 @@ struct etr_reader {
 
 /* --- helpers ------------------------------------------------------------------- */
 
-static uint16_t le16(const uint8_t *p)
+static inline uint16_t le16(const uint8_t *p)
 {
 	return (uint16_t)(p[0] | p[1] << 8);
 }
 
-static uint32_t le32(const uint8_t *p)
+static inline uint32_t le32(const uint8_t *p)
 {
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-static uint64_t le64(const uint8_t *p)
+static inline uint64_t le64(const uint8_t *p)
 {
 	return (uint64_t)le32(p + 4) << 32 | le32(p);
 }
@@ -133,7 +133,7 @@ static const char *other_name(struct etr_reader *r, const uint8_t *g)
 	return r->names[r->nnames++];
 }
 
-static int provider_of(struct etr_reader *r, const uint8_t *g)
+static inline int provider_of(struct etr_reader *r, const uint8_t *g)
 {
 	if (!memcmp(g, r->last_guid, 16))
 		return r->last_provider;
@@ -382,7 +382,12 @@ static int record(struct etr_reader *r, struct or_event *ev)
 		}
 		if (!data)
 			data = 0x50;
-		memset(ev, 0, sizeof *ev);
+		/* Every field set one by one (a memset of the whole event
+		 * cost more than the record's parsing). */
+		ev->model_fields = NULL;
+		ev->model_fields_len = 0;
+		ev->block = NULL;
+		ev->cls = 0;
 		ev->provider = provider_of(r, p + 0x18);
 		if (ev->provider >= 0) {
 			ev->provider_name = gcspec_providers[ev->provider].name;

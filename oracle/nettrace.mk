@@ -5,7 +5,7 @@ noinst_LIBRARIES += oracle/libgcnettrace_r.a
 oracle_libgcnettrace_r_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/oracle
 oracle_libgcnettrace_r_a_SOURCES = \
 	oracle/nettrace_r.h oracle/nettrace_read.c \
-	oracle/nettrace_rmeta.h oracle/nettrace_rmeta.c
+	oracle/nettrace_rmeta.h oracle/nettrace_rmeta.c oracle/block.h oracle/block.c
 
 
 # gcoracle gets the same reader through liboracle (reader_table.c lists it).

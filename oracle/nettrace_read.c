@@ -15,9 +15,17 @@
 #include <string.h>
 #include <strings.h>
 
+#include "block.h"
 #include "gcspec.h"
 #include "nettrace_r.h"
 #include "nettrace_rmeta.h"
+
+/* Rare paths kept out of the function every event goes through. */
+#if defined(__GNUC__)
+#define NTR_NOINLINE __attribute__((noinline))
+#else
+#define NTR_NOINLINE
+#endif
 
 #define MAX_V5_BLOCK (1u << 30)  /* no runtime writes blocks near this */
 #define MAX_NAME 256             /* FastSerialization type names are short */
@@ -36,6 +44,7 @@ struct map {
 };
 
 struct meta {
+	uint64_t cls;              /* or_event.cls: new at each definition */
 	int provider;
 	const char *provider_name;
 	uint16_t id;
@@ -54,6 +63,10 @@ struct ntr_reader {
 	uint64_t off;              /* file offset of the next byte to read */
 	int done;
 
+	/* The block being read, lent to the events handed out of it (block.h):
+	 * buf and cap are blk's. */
+	struct or_blockpool *pool;
+	struct or_block *blk;
 	uint8_t *buf;
 	size_t cap, blen, pos;
 	uint64_t boff;             /* file offset of buf[0] */
@@ -70,12 +83,15 @@ struct ntr_reader {
 	struct map meta_map;       /* metadata id -> metas index (large ids) */
 	uint32_t *meta_ix;         /* small metadata ids: metas index + 1, or 0 */
 	size_t meta_ixcap;
+	uint64_t cls_serial;       /* the last meta.cls given */
 	char **names;              /* interned provider names */
 	size_t nnames;
 
 	struct range *ranges;      /* stack ids defined since the last sequence point */
 	size_t nranges, capranges;
 	struct map threads;        /* V6 thread index -> metas-free slot: OS tid in vals2 */
+	int tc_ok;                 /* event_thread()'s last answer, while valid */
+	uint64_t tc_index, tc_tid;
 	uint64_t *thread_tids;
 	size_t nthread_tids, capthread_tids;
 	struct map seqs;           /* capture thread -> last sequence number */
@@ -187,27 +203,37 @@ static int stop_reading(struct ntr_reader *r)
 
 /* --- input ---------------------------------------------------------------------- */
 
+/* Make buf a block nobody else holds (the time-order window may still hold
+ * the last one, for its events): -1 when memory runs out. */
+static int own_block(struct ntr_reader *r)
+{
+	if (r->blk && r->blk->refs == 1)
+		return 0;
+	if (r->blk)
+		or_block_drop(r->blk);
+	r->blk = or_block_new(r->pool);
+	r->buf = r->blk ? r->blk->data : NULL;
+	r->cap = r->blk ? r->blk->cap : 0;
+	return r->blk ? 0 : -1;
+}
+
 /* Read exactly n bytes into buf at 'at'. Returns the count read (< n at end
  * of file). The buffer grows only by what has really arrived. */
 static size_t fill(struct ntr_reader *r, size_t at, size_t n)
 {
 	size_t got = 0;
 
+	if (own_block(r))
+		return 0;
 	while (got < n) {
 		size_t step = n - got < GROW_STEP ? n - got : GROW_STEP;
 		size_t k;
 
 		if (at + got + step > r->cap) {
-			size_t cap = r->cap ? r->cap : 4096;
-			uint8_t *p;
-
-			while (cap < at + got + step)
-				cap *= 2;
-			p = realloc(r->buf, cap);
-			if (!p)
+			if (or_block_reserve(r->blk, at + got + step, at + got))
 				return got;
-			r->buf = p;
-			r->cap = cap;
+			r->buf = r->blk->data;
+			r->cap = r->blk->cap;
 		}
 		k = fread(r->buf + at + got, 1, step, r->in);
 		got += k;
@@ -340,107 +366,157 @@ static void reset_deltas(struct ntr_reader *r)
 	r->p_ctid = r->p_tid = r->p_ts = 0;
 }
 
+/* A varuint at b[*i..n) (see c_var), for the header loop below, which keeps
+ * its cursor in a register. */
+static inline int var_at(const uint8_t *b, size_t n, size_t *i, uint64_t *v,
+                         unsigned maxbytes)
+{
+	struct cur c;
+	size_t k = *i;
+	int rc;
+
+	if (k < n && b[k] < 0x80) {
+		*v = b[k];
+		*i = k + 1;
+		return 0;
+	}
+	if (n - k >= 2 && b[k + 1] < 0x80) {
+		*v = (uint64_t)(b[k] & 0x7f) | (uint64_t)b[k + 1] << 7;
+		*i = k + 2;
+		return 0;
+	}
+	c = (struct cur){ b, n, k };
+	rc = c_var_long(&c, v, maxbytes);
+	*i = c.i;
+	return rc;
+}
+
+/* A compressed event header and its payload at r->pos (the format's delta
+ * coding: each flag bit says a field follows, the others repeat the last
+ * row's). 0, or -1 with why set. Every event of a compressed block comes
+ * through here: the delta state is kept in locals and stored back once. */
+static int parse_compressed(struct ntr_reader *r, struct row *w, const char **why)
+{
+	const uint8_t *b = r->buf;
+	size_t n = r->blen, i = r->pos;
+	uint32_t meta = r->p_meta, seq = r->p_seq, len = r->p_len;
+	uint64_t v, ts = r->p_ts;
+	uint8_t flags;
+
+	w->off = r->boff + i;
+	if (i >= n) {
+		*why = "event header runs past the block";
+		return -1;
+	}
+	flags = b[i++];
+	*why = "compressed event header runs past the block or has an overlong varint";
+	if (flags & 1) {
+		if (var_at(b, n, &i, &v, 5))
+			return -1;
+		r->p_meta = meta = (uint32_t)v;
+	}
+	if (flags & 2) {
+		uint64_t d, p;
+
+		if (var_at(b, n, &i, &d, 5) || var_at(b, n, &i, &r->p_ctid, 10) ||
+		    var_at(b, n, &i, &p, 5))
+			return -1;
+		r->p_proc = (uint32_t)p;
+		seq += (uint32_t)d;
+	}
+	/* V5: the number advances for events, not metadata records (id 0);
+	 * V6 metadata is not made of events, so it always advances. */
+	if (r->version >= 6 || meta != 0)
+		seq++;
+	r->p_seq = seq;
+	if ((flags & 4) && var_at(b, n, &i, &r->p_tid, 10))
+		return -1;
+	if (flags & 8) {
+		if (var_at(b, n, &i, &v, 5))
+			return -1;
+		r->p_stack = (uint32_t)v;
+	}
+	if (var_at(b, n, &i, &v, 10))
+		return -1;
+	r->p_ts = ts += v;
+	if (r->version >= 6) {
+		if (flags & 16) {
+			if (var_at(b, n, &i, &v, 5))
+				return -1;
+			r->p_label = (uint32_t)v;
+		}
+	} else {
+		/* Activity ids: skipped. */
+		unsigned skip = (flags & 16 ? 16u : 0u) + (flags & 32 ? 16u : 0u);
+		if (skip > n - i)
+			return -1;
+		i += skip;
+	}
+	if (flags & 128) {
+		if (var_at(b, n, &i, &v, 5))
+			return -1;
+		r->p_len = len = (uint32_t)v;
+	}
+	w->meta = meta;
+	w->seq = seq;
+	w->ctid = r->p_ctid;
+	w->proc = r->p_proc;
+	w->tid = r->p_tid;
+	w->stack = r->p_stack;
+	w->ts = ts;
+	w->len = len;
+	w->payload_off = r->boff + i;
+	if (len > n - i) {
+		*why = "event payload runs past the block";
+		return -1;
+	}
+	w->payload = b + i;
+	r->pos = i + len;
+	return 0;
+}
+
 /* Decode the row at r->pos; 0, or -1 with why set (the block is malformed). */
 static int parse_row(struct ntr_reader *r, struct row *w, const char **why)
 {
 	struct cur c = { r->buf, r->blen, r->pos };
+	uint32_t size, fixed = r->version >= 6 ? 48 : 76;
 	const uint8_t *p;
 
+	if (r->compressed)
+		return parse_compressed(r, w, why);
 	w->off = r->boff + r->pos;
-	if (!r->compressed) {
-		uint32_t size, fixed = r->version >= 6 ? 48 : 76;
-		size_t start;
-
-		if (c_u32(&c, &size) || size < fixed || size > c.n - c.i) {
-			*why = "uncompressed EventSize is too small or runs past the block";
-			return -1;
-		}
-		start = c.i;
-		c_u32(&c, &w->meta), c_u32(&c, &w->seq), c_u64(&c, &w->tid);
-		c_u64(&c, &w->ctid), c_u32(&c, &w->proc), c_u32(&c, &w->stack);
-		c_u64(&c, &w->ts);
-		c_get(&c, r->version >= 6 ? 4 : 32, &p); /* label list / activity ids */
-		c_u32(&c, &w->len);
-		if (w->len != size - fixed) {
-			*why = "uncompressed PayloadSize disagrees with EventSize";
-			return -1;
-		}
-		w->meta &= 0x7fffffffu; /* the high bit is IsSorted */
-		c_get(&c, w->len, &w->payload);
-		(void)start;
-		if (r->version < 6) {
-			/* Zero padding up to the next 4-byte file offset. */
-			size_t pad = (size_t)((4 - ((r->boff + c.i) & 3)) & 3);
-
-			if (pad > c.n - c.i && r->partial) {
-				pad = c.n - c.i;
-			} else if (pad > c.n - c.i) {
-				*why = "event padding runs past the block";
-				return -1;
-			}
-			for (size_t k = 0; k < pad; k++)
-				if (c.p[c.i + k])
-					say(r, GCSPEC_DIAG_N007, UINT64_MAX, r->boff + c.i + k,
-					    "nonzero padding byte after an uncompressed event");
-			c.i += pad;
-		}
-	} else {
-		uint8_t flags;
-		uint64_t v;
-
-		if (c.i >= c.n) {
-			*why = "event header runs past the block";
-			return -1;
-		}
-		flags = c.p[c.i++];
-		*why = "compressed event header runs past the block or has an overlong varint";
-		if ((flags & 1) && c_var32(&c, &r->p_meta))
-			return -1;
-		if (flags & 2) {
-			uint32_t d;
-
-			if (c_var32(&c, &d) || c_var(&c, &r->p_ctid, 10) || c_var32(&c, &r->p_proc))
-				return -1;
-			r->p_seq += d;
-		}
-		/* V5: the number advances for events, not metadata records (id 0);
-		 * V6 metadata is not made of events, so it always advances. */
-		if (r->version >= 6 || r->p_meta != 0)
-			r->p_seq++;
-		if ((flags & 4) && c_var(&c, &r->p_tid, 10))
-			return -1;
-		if ((flags & 8) && c_var32(&c, &r->p_stack))
-			return -1;
-		if (c_var(&c, &v, 10))
-			return -1;
-		r->p_ts += v;
-		if (r->version >= 6) {
-			if ((flags & 16) && c_var32(&c, &r->p_label))
-				return -1;
-		} else {
-			if ((flags & 16) && c_get(&c, 16, &p))
-				return -1;
-			if ((flags & 32) && c_get(&c, 16, &p))
-				return -1;
-		}
-		if ((flags & 128) && c_var32(&c, &r->p_len))
-			return -1;
-		w->meta = r->p_meta;
-		w->seq = r->p_seq;
-		w->ctid = r->p_ctid;
-		w->proc = r->p_proc;
-		w->tid = r->p_tid;
-		w->stack = r->p_stack;
-		w->ts = r->p_ts;
-		w->len = r->p_len;
-		w->payload_off = r->boff + c.i;
-		if (c_get(&c, w->len, &w->payload)) {
-			*why = "event payload runs past the block";
-			return -1;
-		}
+	if (c_u32(&c, &size) || size < fixed || size > c.n - c.i) {
+		*why = "uncompressed EventSize is too small or runs past the block";
+		return -1;
 	}
-	if (!r->compressed)
-		w->payload_off = r->boff + (size_t)(w->payload - r->buf);
+	c_u32(&c, &w->meta), c_u32(&c, &w->seq), c_u64(&c, &w->tid);
+	c_u64(&c, &w->ctid), c_u32(&c, &w->proc), c_u32(&c, &w->stack);
+	c_u64(&c, &w->ts);
+	c_get(&c, r->version >= 6 ? 4 : 32, &p); /* label list / activity ids */
+	c_u32(&c, &w->len);
+	if (w->len != size - fixed) {
+		*why = "uncompressed PayloadSize disagrees with EventSize";
+		return -1;
+	}
+	w->meta &= 0x7fffffffu; /* the high bit is IsSorted */
+	c_get(&c, w->len, &w->payload);
+	if (r->version < 6) {
+		/* Zero padding up to the next 4-byte file offset. */
+		size_t pad = (size_t)((4 - ((r->boff + c.i) & 3)) & 3);
+
+		if (pad > c.n - c.i && r->partial) {
+			pad = c.n - c.i;
+		} else if (pad > c.n - c.i) {
+			*why = "event padding runs past the block";
+			return -1;
+		}
+		for (size_t k = 0; k < pad; k++)
+			if (c.p[c.i + k])
+				say(r, GCSPEC_DIAG_N007, UINT64_MAX, r->boff + c.i + k,
+				    "nonzero padding byte after an uncompressed event");
+		c.i += pad;
+	}
+	w->payload_off = r->boff + (size_t)(w->payload - r->buf);
 	r->pos = c.i;
 	return 0;
 }
@@ -466,7 +542,7 @@ static const char *intern(struct ntr_reader *r, const char *name)
  * META_DIRECT index an array; any other id goes through the map. */
 #define META_DIRECT 65536u
 
-static const struct meta *meta_of(const struct ntr_reader *r, uint32_t id)
+static inline const struct meta *meta_of(const struct ntr_reader *r, uint32_t id)
 {
 	if (id < r->meta_ixcap)
 		return r->meta_ix[id] ? &r->metas[r->meta_ix[id] - 1] : NULL;
@@ -537,6 +613,7 @@ static void add_meta(struct ntr_reader *r, const struct ntr_meta_rec *m, uint64_
 			return;
 		e = &r->metas[r->nmetas++];
 	}
+	e->cls = ++r->cls_serial;
 	e->provider = prov;
 	e->provider_name = intern(r, m->provider);
 	e->id = (uint16_t)m->event_id;
@@ -578,7 +655,7 @@ static void add_stacks(struct ntr_reader *r, uint32_t first, uint32_t n)
 
 /* Capture-thread sequence check: numbers rise by one; a restart at 1 is a
  * new thread reusing the id (V5 spec). */
-static void check_seq(struct ntr_reader *r, uint64_t ctid, uint32_t seq, uint64_t off)
+static inline void check_seq(struct ntr_reader *r, uint64_t ctid, uint32_t seq, uint64_t off)
 {
 	uint32_t *last;
 
@@ -614,6 +691,149 @@ static int thread_os_id(struct ntr_reader *r, uint64_t index, uint64_t *tid)
 		return -1;
 	*tid = r->thread_tids[*slot];
 	return 0;
+}
+
+/* The same for events: a block's events come in runs from one thread, so
+ * the last answer is kept until a block changes the thread table. */
+static inline int event_thread(struct ntr_reader *r, uint64_t index, uint64_t *tid)
+{
+	if (r->tc_ok && r->tc_index == index) {
+		*tid = r->tc_tid;
+		return 0;
+	}
+	if (thread_os_id(r, index, tid))
+		return -1;
+	r->tc_ok = 1;
+	r->tc_index = index;
+	r->tc_tid = *tid;
+	return 0;
+}
+
+/* --- events: the common case --------------------------------------------------------- */
+
+/* A varuint of at most maxbytes bytes at p, which has room for it (see
+ * c_var_long); the byte after it, or NULL when it is too long. */
+static inline const uint8_t *fvar(const uint8_t *p, uint64_t *v, unsigned maxbytes)
+{
+	uint64_t x = p[0] & 0x7f;
+	unsigned k = 1;
+
+	if (p[0] & 0x80) {
+		for (;; k++) {
+			if (k == maxbytes)
+				return NULL;
+			x |= (uint64_t)(p[k] & 0x7f) << (7 * k);
+			if (!(p[k] & 0x80))
+				break;
+		}
+		k++;
+		if (maxbytes == 5 && x > UINT32_MAX)
+			return NULL;
+	}
+	*v = x;
+	return p + k;
+}
+
+/* A compressed header is at most this long (flags, varints, activity ids). */
+#define MAX_HEADER 96
+
+/*
+ * The row at r->pos when it is an ordinary event: a compressed header with
+ * room after it for the longest header, a defined metadata id, stack and
+ * threads defined, the capture thread's sequence number going on. Then ev
+ * is filled, the delta state moves on and it returns 1, all without the
+ * general path's bookkeeping. Anything else returns 0 having changed
+ * nothing, and the general path (parse_row and the checks in ntr_next,
+ * which report) reads the row.
+ */
+static inline int fast_event(struct ntr_reader *r, struct or_event *ev)
+{
+	const uint8_t *b = r->buf, *p = b + r->pos, *end = b + r->blen;
+	uint32_t meta = r->p_meta, seq = r->p_seq, len = r->p_len, stack = r->p_stack;
+	uint32_t proc = r->p_proc, label = r->p_label, *last;
+	uint64_t ctid = r->p_ctid, tid = r->p_tid, ts = r->p_ts, os, v;
+	const struct meta *m;
+	uint8_t flags;
+
+	if (!r->compressed || end - p < MAX_HEADER)
+		return 0;
+	flags = *p++;
+	if (flags & 1) {
+		if (!(p = fvar(p, &v, 5)))
+			return 0;
+		meta = (uint32_t)v;
+	}
+	if (flags & 2) {
+		uint64_t d;
+
+		if (!(p = fvar(p, &d, 5)) || !(p = fvar(p, &ctid, 10)) || !(p = fvar(p, &v, 5)))
+			return 0;
+		seq += (uint32_t)d;
+		proc = (uint32_t)v;
+	}
+	if (r->version >= 6 || meta != 0)
+		seq++;
+	if ((flags & 4) && !(p = fvar(p, &tid, 10)))
+		return 0;
+	if (flags & 8) {
+		if (!(p = fvar(p, &v, 5)))
+			return 0;
+		stack = (uint32_t)v;
+	}
+	if (!(p = fvar(p, &v, 10)))
+		return 0;
+	ts += v;
+	if (r->version >= 6) {
+		if (flags & 16) {
+			if (!(p = fvar(p, &v, 5)))
+				return 0;
+			label = (uint32_t)v;
+		}
+	} else {
+		p += (flags & 16 ? 16 : 0) + (flags & 32 ? 16 : 0);
+	}
+	if (flags & 128) {
+		if (!(p = fvar(p, &v, 5)))
+			return 0;
+		len = (uint32_t)v;
+	}
+	if (len > (size_t)(end - p) || !(m = meta_of(r, meta)) || meta == 0 ||
+	    (stack && !stack_defined(r, stack)))
+		return 0;
+	os = tid;
+	if (r->version >= 6 && (ctid != tid || event_thread(r, tid, &os)))
+		return 0;
+	last = r->seq_last && r->seq_ctid == ctid ? r->seq_last : map_find(&r->seqs, ctid);
+	if (!last || (seq != *last + 1 && seq != 1 && seq != *last))
+		return 0;
+	/* An ordinary event: move on. */
+	*last = seq;
+	r->seq_ctid = ctid;
+	r->seq_last = last;
+	r->p_meta = meta, r->p_seq = seq, r->p_len = len, r->p_stack = stack;
+	r->p_proc = proc, r->p_label = label;
+	r->p_ctid = ctid, r->p_tid = tid, r->p_ts = ts;
+	ev->index = r->index++;
+	ev->offset = r->boff + r->pos;
+	ev->payload_offset = r->boff + (uint64_t)(p - b);
+	ev->timestamp = ts;
+	ev->thread_id = os;
+	ev->provider = m->provider;
+	ev->provider_name = m->provider_name;
+	ev->id = m->id;
+	ev->version = m->version;
+	ev->level = m->level;
+	ev->opcode = m->opcode;
+	ev->keywords = m->keywords;
+	ev->payload = p;
+	ev->payload_len = len;
+	ev->model_fields = NULL;
+	ev->model_fields_len = 0;
+	ev->block = r->blk;
+	ev->cls = m->cls;
+	r->pos = (size_t)(p - b) + len;
+	r->counts.events++;
+	return 1;
 }
 
 /* --- non-event blocks -------------------------------------------------------------------- */
@@ -710,6 +930,8 @@ static void read_sp_block(struct ntr_reader *r)
 	uint64_t ts;
 	uint32_t flags = 0, count;
 
+	r->tc_ok = 0; /* the thread table changes */
+
 	if (c_u64(&c, &ts) || (r->version >= 6 && c_u32(&c, &flags)) || c_u32(&c, &count)) {
 		say(r, GCSPEC_DIAG_N019, UINT64_MAX, r->boff, "SPBlock header runs past the block");
 		goto out;
@@ -741,6 +963,8 @@ out:
 static void read_thread_block(struct ntr_reader *r)
 {
 	struct cur c = { r->buf, r->blen, 0 };
+
+	r->tc_ok = 0; /* the thread table changes */
 
 	while (c.i < c.n) {
 		uint64_t at = r->boff + c.i, index, tid = 0, v;
@@ -793,6 +1017,8 @@ static void read_thread_block(struct ntr_reader *r)
 static void read_remove_block(struct ntr_reader *r)
 {
 	struct cur c = { r->buf, r->blen, 0 };
+
+	r->tc_ok = 0; /* the thread table changes */
 
 	while (c.i < c.n) {
 		uint64_t at = r->boff + c.i, index, tid;
@@ -1140,6 +1366,10 @@ struct ntr_reader *ntr_open(FILE *in, ntr_report_fn report, void *arg,
 	r->arg = arg;
 	memset(info, 0, sizeof *info);
 	info->format = "nettrace";
+	if (!(r->pool = or_blockpool_new())) {
+		free(r);
+		return NULL;
+	}
 	if (need(r, 12, "the stream header"))
 		goto fail;
 	if (memcmp(r->buf, "Nettrace", 8)) {
@@ -1171,7 +1401,9 @@ fail:
 	return NULL;
 }
 
-enum or_status ntr_next(struct ntr_reader *r, struct or_event *ev)
+/* Everything but the ordinary event: other rows, the end of a block, the
+ * next block. Out of line, so that the common case stays small. */
+static NTR_NOINLINE enum or_status next_slow(struct ntr_reader *r, struct or_event *ev)
 {
 	for (;;) {
 		if (r->in_events && r->pos < r->blen) {
@@ -1180,6 +1412,8 @@ enum or_status ntr_next(struct ntr_reader *r, struct or_event *ev)
 			const struct meta *m;
 			uint64_t tid = 0, ctid = 0;
 
+			if (fast_event(r, ev))
+				return OR_EVENT;
 			if (parse_row(r, &w, &why)) {
 				say(r, GCSPEC_DIAG_N019, UINT64_MAX, r->boff + r->pos,
 				    "EventBlock: %s; rest of the block skipped", why);
@@ -1201,7 +1435,7 @@ enum or_status ntr_next(struct ntr_reader *r, struct or_event *ev)
 				say(r, GCSPEC_DIAG_N012, r->index, w.off, "event refers to stack id %u, not defined since the last sequence point",
 				    w.stack);
 			if (r->version >= 6) {
-				if (thread_os_id(r, w.tid, &tid))
+				if (event_thread(r, w.tid, &tid))
 					say(r, GCSPEC_DIAG_N013, r->index, w.off, "event refers to undefined thread index %llu",
 					    (unsigned long long)w.tid);
 				if (w.ctid != w.tid && thread_os_id(r, w.ctid, &ctid))
@@ -1227,6 +1461,8 @@ enum or_status ntr_next(struct ntr_reader *r, struct or_event *ev)
 			ev->keywords = m->keywords;
 			ev->payload = w.payload;
 			ev->payload_len = w.len;
+			ev->block = r->blk;
+			ev->cls = m->cls;
 			r->counts.events++;
 			return OR_EVENT;
 		}
@@ -1245,6 +1481,13 @@ enum or_status ntr_next(struct ntr_reader *r, struct or_event *ev)
 	}
 }
 
+enum or_status ntr_next(struct ntr_reader *r, struct or_event *ev)
+{
+	if (r->in_events && r->pos < r->blen && fast_event(r, ev))
+		return OR_EVENT;
+	return next_slow(r, ev);
+}
+
 void ntr_counts(const struct ntr_reader *r, struct ntr_counts *c)
 {
 	*c = r->counts;
@@ -1254,7 +1497,9 @@ void ntr_close(struct ntr_reader *r)
 {
 	if (!r)
 		return;
-	free(r->buf);
+	if (r->blk)
+		or_block_drop(r->blk);
+	or_blockpool_close(r->pool);
 	free(r->metas);
 	for (size_t i = 0; i < r->nnames; i++)
 		free(r->names[i]);

@@ -11,15 +11,21 @@
  * block per file of the directory.
  *
  * Ownership: the payload an or_event points to is owned by the reader and
- * stays valid only until the next call to next() or close().
+ * stays valid only until the next call to next() or close(), unless the
+ * reader lends its block (see below).
  *
  * next() fills every field of *ev (model_fields NULL when there are none)
  * and keeps nothing in it from one call to the next: the caller may hand it
- * a different or_event each time. For a container with
- * or_stream_info.unordered set, it is the time-order window's next slot
- * (reorder.h): the reader writes the event where it will be kept, and only
- * the payload is copied. A reader need not do anything for this; it is why
- * the reader should not fill a local or_event and copy it out.
+ * a different or_event each time.
+ *
+ * Lending payloads: for a container with or_stream_info.unordered set, the
+ * runner keeps events in the time-order window (reorder.h) until it can
+ * hand them on in time order. A reader that reads its blocks into
+ * or_blocks of its own pool (block.h) sets or_event.block, and the window
+ * keeps the block alive instead of copying the payload; the reader then
+ * must not write into a block that someone else still holds (refs > 1),
+ * but take a fresh one. A reader that sets block NULL has its payloads
+ * copied.
  *
  * Errors: container problems are reported through or_report() with a stable
  * code from docs/diagnostics.toml and the byte offset; next() then returns
@@ -58,6 +64,8 @@ struct or_stream_info {
 	uint8_t unordered;
 };
 
+struct or_block; /* block.h */
+
 struct or_event {
 	uint64_t index;            /* 0-based position in the file */
 	uint64_t offset;           /* byte offset of the event's header */
@@ -78,6 +86,15 @@ struct or_event {
 	 * real containers. Owned by the reader like the payload. */
 	const void *model_fields;
 	size_t model_fields_len;
+	/* The block the payload lies in, when the reader lends it (see
+	 * above); NULL when it does not. */
+	struct or_block *block;
+	/* 0, or a number the reader gives the events of one class: every
+	 * event it gives this number has the same provider, provider_name,
+	 * id, version, level, opcode and keywords, for as long as the reader
+	 * is open (a nettrace metadata record's definition). The time-order
+	 * window then finds the event's class without comparing them. */
+	uint64_t cls;
 };
 
 struct or_ctx; /* the checker and diagnostic sink: see check.h / diag.h */

@@ -111,8 +111,13 @@ void or_process_event(struct or_ctx *ctx, const struct or_event *ev)
 			ctx->on_event(ctx->on_event_arg, ctx, ev, NULL);
 		return;
 	}
-	ctx->stats.per_event[spec - gcspec_events]++;
-	or_decode(ctx, ev, spec, &dec);
+	/* Output and the model's recorded values need every field; the
+	 * checker alone needs a few. */
+	if (ctx->on_event || ev->model_fields)
+		or_decode(ctx, ev, spec, &dec);
+	else
+		or_decode_lean(ctx, ev, spec, &dec);
+	ctx->stats.per_event[dec.event]++;
 	if (ev->model_fields)
 		or_model_compare(ctx, ev, &dec);
 	or_check_event(ctx, ev, &dec);
@@ -176,42 +181,32 @@ static enum or_status run_events(struct or_ctx *ctx, const struct or_reader_ops 
 	enum or_status st;
 
 	for (;;) {
-		struct or_event *e = &ev;
 		int kept;
 
-		/* A container that needs sorting reads each event straight
-		 * into the time-order window. */
-		if (ctx->info.unordered) {
-			e = or_reorder_slot(&ctx->reorder);
-			if (!e)
-				e = &ev;
-		}
-		if ((st = ops->next(r, e)) <= OR_END)
+		if ((st = ops->next(r, &ev)) <= OR_END)
 			break;
 		if (st == OR_SYNC) {
 			or_reorder_flush(&ctx->reorder, process_cb, ctx);
 			continue;
 		}
-		*next = e->index + 1;
-		*end_off = e->payload_offset + e->payload_len;
+		*next = ev.index + 1;
+		*end_off = ev.payload_offset + ev.payload_len;
 		/* Per-processor buffers interleave a thread's events that moved
 		 * between processors: there, file order says nothing. */
 		if (ctx->info.unordered != OR_BY_PROCESSOR)
-			or_check_timestamp(ctx, e);
+			or_check_timestamp(ctx, &ev);
 		if (!ctx->info.unordered) {
-			or_process_event(ctx, e);
+			or_process_event(ctx, &ev);
 			continue;
 		}
-		kept = e == &ev ? -1 : or_reorder_commit(&ctx->reorder);
+		kept = or_reorder_add(&ctx->reorder, &ev);
 		if (kept > 0) {
 			/* Full: check the oldest events, keep the newest. */
 			or_reorder_flush_older(&ctx->reorder, process_cb, ctx);
 		} else if (kept < 0) {
-			/* Out of memory: check what is buffered, then this one
-			 * (still where the reader put it: flushing keeps the
-			 * window's storage). */
+			/* Out of memory: check what is buffered, then this one. */
 			or_reorder_flush(&ctx->reorder, process_cb, ctx);
-			or_process_event(ctx, e);
+			or_process_event(ctx, &ev);
 		}
 	}
 	or_reorder_flush(&ctx->reorder, process_cb, ctx);

@@ -7,7 +7,8 @@
 #
 #   BENCH_GCS=N        GCs per stream (default 100000: about 2 M events)
 #   BENCH_RUNS=N       runs per stream (default 3)
-#   BENCH_FORMATS=...  containers (default: cbor nettrace-v5 nettrace-v6)
+#   BENCH_FORMATS=...  containers (default: cbor nettrace-v5 nettrace-v6 etl ctf;
+#                      a CTF trace is a directory, measured by its files' bytes)
 # For the model stream it also times the CBOR layer alone, our scanner
 # against libcbor's streaming decoder (tests/oracle/cbor_bench).
 #   BENCH_CALLGRIND=1  also count instructions per event with callgrind
@@ -19,9 +20,18 @@ rusage=${3:-./tests/oracle/rusage}
 cbor_bench=${4:-./tests/oracle/cbor_bench}
 gcs=${BENCH_GCS:-100000}
 runs=${BENCH_RUNS:-3}
-formats=${BENCH_FORMATS:-cbor nettrace-v5 nettrace-v6}
+formats=${BENCH_FORMATS:-cbor nettrace-v5 nettrace-v6 etl ctf}
 work=$(mktemp -d) || exit 1
 trap 'rm -rf "$work"' EXIT INT TERM
+
+# Bytes of a stream: a file, or the files of a trace directory.
+size_of() {
+	if [ -d "$1" ]; then
+		find "$1" -type f -exec cat {} + | wc -c
+	else
+		wc -c < "$1"
+	fi
+}
 
 echo "gcoracle --quiet, decode and check, one core; $gcs-GC realistic net8 streams, best of $runs runs"
 printf '%-12s %9s %11s | %7s %8s %7s | %7s %8s %7s | %7s\n' \
@@ -32,7 +42,7 @@ for fmt in $formats; do
 		echo "bench-oracle: gcgen could not write $fmt" >&2
 		exit 1
 	fi
-	bytes=$(wc -c < "$f")
+	bytes=$(size_of "$f")
 	events=$("$oracle" --quiet "$f" | awk 'NR == 1 { print $1 }')
 	best_cpu= best_wall= rss=0
 	i=0
@@ -55,7 +65,7 @@ for fmt in $formats; do
 		# reader scans CBOR itself rather than through libcbor.
 		"$cbor_bench" "$f" both | sed 's/^/    cbor layer: /' >"$work/layer"
 	fi
-	rm -f "$f"
+	rm -rf "$f"
 done
 echo "targets: >= 1000 MB/s and >= 30 Mev/s (CPU time on one core)"
 if [ -s "$work/layer" ]; then cat "$work/layer"; fi
@@ -74,6 +84,6 @@ if [ "${BENCH_CALLGRIND:-0}" = 1 ]; then
 			awk '/refs:/ { gsub(",", "", $NF); print $NF }')
 		awk -v fmt="$fmt" -v ir="$ir" -v ev="$events" 'BEGIN {
 			printf "%-12s %12d instructions / %d events = %d per event\n", fmt, ir, ev, ir / ev }'
-		rm -f "$f"
+		rm -rf "$f"
 	done
 fi
