@@ -50,7 +50,9 @@ static void help(void)
 	       "      --list-profiles     list runtime profiles\n"
 	       "  -m, --mode M            realistic (default) or exhaustive\n"
 	       "      --heaps N           server GC with N heaps (0: workstation GC, default)\n"
-	       "  -M, --mutate LIST       fault classes, comma-separated, or 'all'\n"
+	       "  -M, --mutate LIST       fault classes, comma-separated, or 'all' (every stream\n"
+	       "                          and payload class); several act one after another\n"
+	       "                          (docs/faults.md); a container class goes alone\n"
 	       "      --list-mutations[=F]  list the fault classes for format F (default: the\n"
 	       "                          --format; 'all': every class) and the codes they raise\n"
 	       "  -f, --format F          output format (default cbor)\n"
@@ -406,6 +408,11 @@ int main(int argc, char **argv)
 				}
 				if (nclasses == 64)
 					usage_error("%s: too many fault classes", "--mutate");
+				/* Each class records its fault once; a second one would
+				 * meet a checker that has seen the first. */
+				for (unsigned i = 0; i < nclasses; i++)
+					if (classes[i] == k)
+						usage_error("fault class '%s' given twice", t);
 				classes[nclasses++] = k;
 			}
 		}
