@@ -451,8 +451,12 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 				DONE(s);
 		}
 		return 0;
+	/* These two take a GCSuspendEEBegin on a runtime no other thread is
+	 * suspending (open_susp counts this one): another thread's begin
+	 * waits for the suspension lock, and a checker that keeps waiters
+	 * would keep a waiter's copy, or miss its lost begin, long after. */
 	case C_NESTED_SUSPEND:
-		if (target(s, is(ev, "GCSuspendEEBegin"))) {
+		if (target(s, is(ev, "GCSuspendEEBegin") && m->open_susp == 1)) {
 			if (out(m, ev) < 0)
 				return -1;
 			expect(m, "GC-S008", here(m), 0);
@@ -461,18 +465,23 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 		}
 		return 0;
 	case C_SUSPEND_END_NO_BEGIN:
-		if (target(s, is(ev, "GCSuspendEEBegin"))) {
+		if (target(s, is(ev, "GCSuspendEEBegin") && m->open_susp == 1)) {
 			s->state = 1;
-			may_any(m, "GC-S010,GC-S011,GC-S012");
+			s->b = ev->thread_id;
+			/* A checker that never saw the suspension begin may still
+			 * think the previous owner holds the runtime. */
+			may_any(m, "GC-S008,GC-S010,GC-S011,GC-S012");
 			return 1;
 		}
-		if (s->state == 1 && is(ev, "GCSuspendEEEnd")) {
+		if (s->state == 1 && is(ev, "GCSuspendEEEnd") && ev->thread_id == s->b) {
 			expect(m, "GC-S009", here(m), 0);
 			DONE(s);
 		}
 		return 0;
 	case C_RESTART_NO_SUSPEND:
-		if (target(s, is(ev, "GCRestartEEEnd"))) {
+		/* Not while another thread's suspension is open: that thread may
+		 * hold the runtime, and a restart would then be legal. */
+		if (target(s, is(ev, "GCRestartEEEnd") && m->open_susp == 0)) {
 			if (out(m, ev) < 0)
 				return -1;
 			TRYM(inject_begin(m, gen_profile_event(m->profile, "GCRestartEEBegin")));
@@ -490,6 +499,11 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 			if (out(m, ev) < 0)
 				return -1;
 			expect(m, "GC-S011", here(m), 0);
+			/* When another thread holds the runtime by then, a checker
+			 * that takes the copy for its restart finds the real one
+			 * unmatched. */
+			if (m->open_susp > 0)
+				may_any(m, "GC-S010");
 			DONE(s);
 		}
 		return 0;
@@ -558,7 +572,10 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 		return 0;
 	}
 	case C_JOIN_NESTED:
-		if (target(s, is(ev, "GCJoin") && num(ev, "JoinTime") == 0)) {
+		/* A start with an end: a Join (1) or a Restart (2); LastJoin and
+		 * FirstReverseJoin go on without one, so a second is no nesting. */
+		if (target(s, is(ev, "GCJoin") && num(ev, "JoinTime") == 0 &&
+			       (num(ev, "JoinType") == 1 || num(ev, "JoinType") == 2))) {
 			if (out(m, ev) < 0)
 				return -1;
 			expect(m, "GC-S016", here(m), 0);

@@ -74,12 +74,14 @@ for format in $formats; do
 					if (i in used) continue
 					used[i] = 1; list = list (list == "" ? "" : ",") c[i]; k--
 				}
-				print 1 + int(rand() * 1000), 8 + int(rand() * 40), list
+				print 1 + int(rand() * 1000), 8 + int(rand() * 40), int(rand() * 3), list
 			}
 		}' "$work/classes" >"$work/lists"
 	bad=""
-	while read -r seed gcs list; do
-		check --format "$format" --mutate "$list" --seed "$seed" --gcs "$gcs" || break
+	# Heaps 0 to 2: workstation or server GC (whose threads' suspensions
+	# interleave and whose joins restart under pseudo-heaps).
+	while read -r seed gcs heaps list; do
+		check --format "$format" --mutate "$list" --seed "$seed" --gcs "$gcs" --heaps "$heaps" || break
 	done <"$work/lists"
 	if [ -z "$bad" ]; then
 		echo "ok $n - $format: $last random lists of two or three classes reported as recorded"
