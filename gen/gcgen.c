@@ -79,8 +79,9 @@ static void help(void)
 	       "      --uncompressed-headers  uncompressed event headers (legal, rarely written)\n"
 	       "      --block-bytes N     end an EventBlock once it holds N bytes (default 100000,\n"
 	       "                          at most 8388608): many small blocks or few large ones\n"
-	       "      --sp-every N        a sequence point after every N EventBlocks (default 0:\n"
-	       "                          only the one at the end)\n"
+	       "      --sp-every N|end    a sequence point after every N EventBlocks, or only\n"
+	       "                          the one at the end (default 0: where the runtime puts\n"
+	       "                          them, every 10 MiB of its thread buffers)\n"
 	       "      --metadata WHEN     first-use (default: each event type's metadata just\n"
 	       "                          before its first event, so late for late types) or\n"
 	       "                          upfront (every spec event's metadata before any event)\n"
@@ -290,6 +291,8 @@ int main(int argc, char **argv)
 				if (v == 0 || v > 8388608)
 					usage_error("--block-bytes must be 1..8388608, not '%s'", optarg);
 				snprintf(nt_opts[nnt], sizeof nt_opts[nnt], "block-bytes=%" PRIu64, v);
+			} else if (c == OPT_SP_EVERY && strcmp(optarg, "end") == 0) {
+				snprintf(nt_opts[nnt], sizeof nt_opts[nnt], "sp-every=end");
 			} else if (c == OPT_SP_EVERY) {
 				uint64_t v = parse_u64(optarg, "--sp-every");
 				if (v > 1000000)

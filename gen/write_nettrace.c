@@ -20,6 +20,7 @@
 #include "nettrace_w.h"
 #include "nettrace_wbuf.h"
 #include "nettrace_wmeta.h"
+#include "nettrace_wsp.h"
 
 #define DEFAULT_BLOCK_BYTES 100000u
 /* V6 block sizes are 24 bits; keep every block well below that. */
@@ -39,6 +40,7 @@ struct ntw_thread {
 	uint64_t tid;
 	uint32_t seq;           /* last sequence number given */
 	uint64_t index;         /* V6 thread index (1-based) */
+	struct ntw_sp_thread sp;
 };
 
 struct ntw_meta {
@@ -64,6 +66,7 @@ struct nt_writer {
 	uint64_t min_ts, max_ts, last_ts;
 	struct ntw_prev prev;
 	uint32_t blocks_since_sp;
+	struct ntw_sp sp;              /* sp_every 0: where the runtime puts them */
 
 	struct ntw_meta *metas;
 	size_t nmetas, capmetas;
@@ -353,6 +356,7 @@ static struct ntw_thread *thread_of(struct nt_writer *w, uint64_t tid)
 	t->tid = tid;
 	t->seq = 0;
 	t->index = w->nthreads + 1;
+	memset(&t->sp, 0, sizeof t->sp);
 	if (map_put(&w->thread_map, tid, (uint32_t)w->nthreads))
 		return NULL;
 	w->last_thread = w->nthreads++;
@@ -488,6 +492,14 @@ unsigned gen_nettrace_stack_frames(uint32_t stack_id, uint64_t *ips, unsigned ma
 	for (unsigned i = 0; i < n; i++)
 		ips[i] = 0x7ff812340000ULL + (uint64_t)stack_id * 0x10000 + i * 0x40;
 	return n;
+}
+
+/* Size of a stream stack's frames, as a runtime's event buffer holds them. */
+static uint32_t stack_bytes(const struct nt_writer *w, uint32_t stream_id)
+{
+	uint64_t ips[16];
+
+	return gen_nettrace_stack_frames(stream_id, ips, 16) * w->info.pointer_size;
 }
 
 static int stack_id_of(struct nt_writer *w, uint32_t stream_id, uint32_t *id)
@@ -652,7 +664,14 @@ static int nt_event(struct gen_writer *gw, const struct gen_event *e)
 			return fail(w, "out of memory");
 	}
 	t = thread_of(w, e->thread_id);
-	if (!t || stack_id_of(w, e->stack_id, &stack))
+	if (!t)
+		return fail(w, "out of memory");
+	/* Before the stack lookup: a sequence point ends the stack region. */
+	if (!w->o.sp_every && ntw_sp_event(&w->sp, &t->sp, e->timestamp, e->payload_len,
+					  e->stack_id ? stack_bytes(w, e->stack_id) : 0) &&
+	    sequence_point(w))
+		return -1;
+	if (stack_id_of(w, e->stack_id, &stack))
 		return fail(w, "out of memory");
 	t->seq++;
 	tref = w->o.version >= 6 ? t->index : t->tid;
@@ -756,6 +775,7 @@ static int nt_begin(struct gen_writer *gw, FILE *out, const struct gen_stream_in
 		w->o.block_bytes = DEFAULT_BLOCK_BYTES;
 	if (w->o.block_bytes > MAX_BLOCK_BYTES)
 		w->o.block_bytes = MAX_BLOCK_BYTES;
+	ntw_sp_init(&w->sp, info->pointer_size, info->clock_frequency);
 	if (trace_header(w) || start_event_block(w) || start_meta_block(w))
 		return -1;
 	if (w->o.metadata_upfront)
@@ -796,7 +816,7 @@ static void nt_destroy(struct gen_writer *gw)
 }
 
 /* gcgen --writer-option: the layout choices a runtime does not make but the
- * format allows (small blocks, frequent sequence points, uncompressed
+ * format allows (small blocks, frequent or no sequence points, uncompressed
  * headers, all metadata first), for files that exercise readers. */
 static int nt_option(struct gen_writer *gw, const char *key, const char *value)
 {
@@ -811,6 +831,10 @@ static int nt_option(struct gen_writer *gw, const char *key, const char *value)
 			 "sp-every, uncompressed, metadata-upfront)", key);
 		return -1;
 	}
+	if (strcmp(key, "sp-every") == 0 && strcmp(value, "end") == 0) {
+		w->o.sp_every = GEN_NETTRACE_SP_END;
+		return 0;
+	}
 	if (!*value || *end || *value == '-') {
 		snprintf(gw->error, sizeof gw->error, "nettrace: option %s wants a number, not '%s'",
 			 key, value);
@@ -818,7 +842,7 @@ static int nt_option(struct gen_writer *gw, const char *key, const char *value)
 	}
 	if (strcmp(key, "block-bytes") == 0 && v >= 1 && v <= MAX_BLOCK_BYTES)
 		w->o.block_bytes = (uint32_t)v;
-	else if (strcmp(key, "sp-every") == 0 && v <= 0xFFFFFFFFul)
+	else if (strcmp(key, "sp-every") == 0 && v < GEN_NETTRACE_SP_END)
 		w->o.sp_every = (uint32_t)v;
 	else if (strcmp(key, "uncompressed") == 0 && v <= 1)
 		w->o.uncompressed = (int)v;
@@ -826,7 +850,7 @@ static int nt_option(struct gen_writer *gw, const char *key, const char *value)
 		w->o.metadata_upfront = (int)v;
 	else {
 		snprintf(gw->error, sizeof gw->error, "nettrace: %s=%s is out of range "
-			 "(block-bytes=1..%u, sp-every=N, uncompressed=0|1, metadata-upfront=0|1)",
+			 "(block-bytes=1..%u, sp-every=N|end, uncompressed=0|1, metadata-upfront=0|1)",
 			 key, value, MAX_BLOCK_BYTES);
 		return -1;
 	}
