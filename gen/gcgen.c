@@ -574,6 +574,10 @@ int main(int argc, char **argv)
 		goto done;
 	}
 	e.stacks = stacks;
+	/* Payloads written in place when nothing downstream reads values: no
+	 * mutator (it re-encodes), no model stream; the exhaustive generator
+	 * fills values itself. */
+	e.direct = !exhaustive && !mut && !w->ops->needs_values;
 	if (exhaustive) {
 		ok = gen_exhaustive_run_shard(&e, profile, seed, info.start_ticks, &cov, shard_i,
 					      shard_n, expectf) == 0;

@@ -16,10 +16,9 @@ void ntw_sp_init(struct ntw_sp *sp, unsigned pointer_size, uint64_t clock_freque
 	sp->started = 0;
 }
 
-int ntw_sp_event(struct ntw_sp *sp, struct ntw_sp_thread *t, uint64_t timestamp,
-		 uint32_t payload_len, uint32_t stack_bytes)
+int ntw_sp_new_buffer(struct ntw_sp *sp, struct ntw_sp_thread *t, uint64_t timestamp, uint32_t size)
 {
-	uint32_t size = (sp->header + stack_bytes + payload_len + 7) & ~7u, bsize;
+	uint32_t bsize;
 
 	if (!sp->started) {
 		sp->started = 1;

@@ -43,7 +43,23 @@ struct ntw_sp {
 void ntw_sp_init(struct ntw_sp *sp, unsigned pointer_size, uint64_t clock_frequency);
 /* Account one event of thread t; 1 when the runtime records a sequence
  * point just before it (the buffer it needed used up the budget). */
-int ntw_sp_event(struct ntw_sp *sp, struct ntw_sp_thread *t, uint64_t timestamp,
-		 uint32_t payload_len, uint32_t stack_bytes);
+static inline int ntw_sp_event(struct ntw_sp *sp, struct ntw_sp_thread *t, uint64_t timestamp,
+			       uint32_t payload_len, uint32_t stack_bytes);
+/* ntw_sp_event's slow path: a writer's pass, or a new buffer. */
+int ntw_sp_new_buffer(struct ntw_sp *sp, struct ntw_sp_thread *t, uint64_t timestamp, uint32_t size);
+
+/* Inline: once per event, and nearly always the event fits its thread's
+ * buffer. */
+static inline int ntw_sp_event(struct ntw_sp *sp, struct ntw_sp_thread *t, uint64_t timestamp,
+			       uint32_t payload_len, uint32_t stack_bytes)
+{
+	uint32_t size = (sp->header + stack_bytes + payload_len + 7) & ~7u;
+
+	if (timestamp < sp->next_pass && t->pass == sp->pass && size <= t->left) {
+		t->left -= size;
+		return 0;
+	}
+	return ntw_sp_new_buffer(sp, t, timestamp, size);
+}
 
 #endif

@@ -46,23 +46,29 @@ static const char *const ev_names[EV_COUNT] = {
 #define USER_THREADS 4
 
 /*
- * Field indexes, learnt once per run. Each kind of event maps to one
- * event-version for the whole run (the profile fixes it), and the simulator
- * names fields by string literals. So a small per-kind hash table keyed by
- * the name's address finds a field's template index in a few instructions,
- * where a search by name costs a string comparison per field (and a whole
- * scan for the fields an older version lacks). Names must be string
- * literals (or pointers into constant tables of them): the address is the
- * key.
+ * Fields, learnt once per run. Each kind of event maps to one event-version
+ * for the whole run (the profile fixes it), and the simulator names fields
+ * by string literals, in the same order at every event of a kind. So each
+ * kind keeps the names in the order its first event set them, with what
+ * setting each takes (its template index and, when payloads are written in
+ * place, where its bytes go: emit.h's gen_emit_slot); a later event finds
+ * its next field with one pointer comparison. A name out of that order is
+ * found by a walk over the list, or learnt. Names must be string literals
+ * (or pointers into constant tables of them): the address is the key.
  */
-#define LEARNT_SLOTS 64            /* a power of two */
-#define MAX_LEARNT 24              /* then names are looked up each time */
+#define MAX_LEARNT 32              /* per kind; then names are looked up each time */
+
+struct learnt {
+	const char *name;
+	uint8_t member;
+	int16_t index;             /* template index, or -1: not in this version */
+	struct gen_emit_slot slot;
+};
 
 struct kind_fields {
-	const char *name[LEARNT_SLOTS];
-	int16_t index[LEARNT_SLOTS];   /* template index, or -1: not in this version */
-	uint8_t member[LEARNT_SLOTS];
+	struct learnt f[MAX_LEARNT];
 	unsigned n;
+	int first_member;          /* where the Struct's members start (-1: none yet) */
 };
 
 struct sim {
@@ -71,8 +77,8 @@ struct sim {
 	struct gen_rng rng;
 	int ev[EV_COUNT];
 	uint8_t on[EV_COUNT];      /* the profile writes it and the session records it */
-	int16_t clr_at[EV_COUNT];  /* template index of ClrInstanceID */
 	int cur;                   /* kind of the event being built */
+	unsigned next;             /* its next field in the learnt order */
 	struct kind_fields kf[EV_COUNT];
 	uint64_t now;
 	uint64_t count;            /* last GC count used */
@@ -107,55 +113,102 @@ static uint64_t ptrmask(const struct sim *s, uint64_t x)
 }
 
 /* The slow path of field(): look the name up and remember it. */
-static int learn(struct sim *s, struct kind_fields *k, unsigned h, const char *name, int member)
+/* The slow path of field(): a name out of the learnt order, or new. */
+static const struct learnt *learn(struct sim *s, const char *name, int member)
 {
-	int index = gen_values_index(s->e->vals, name, member);
-
-	if (k->n < MAX_LEARNT) {
-		k->name[h] = name;
-		k->index[h] = (int16_t)index;
-		k->member[h] = (uint8_t)member;
-		k->n++;
-	}
-	return index;
-}
-
-/* Template index of field `name` (member: of the Struct) of the current
- * event, or -1. */
-static inline int field(struct sim *s, const char *name, int member)
-{
+	static struct learnt one;
 	struct kind_fields *k = &s->kf[s->cur];
-	unsigned h = (unsigned)(((uintptr_t)name * 0x9E3779B97F4A7C15ull) >> 58);
+	unsigned event = (unsigned)s->ev[s->cur];
 
-	for (; k->name[h]; h = (h + 1) & (LEARNT_SLOTS - 1))
-		if (k->name[h] == name && k->member[h] == member)
-			return k->index[h];
-	return learn(s, k, h, name, member);
+	for (unsigned i = 0; i < k->n; i++)
+		if (k->f[i].name == name && k->f[i].member == member) {
+			s->next = i + 1;
+			return &k->f[i];
+		}
+	one.name = name;
+	one.member = (uint8_t)member;
+	one.index = (int16_t)gen_field_index(event, name, member);
+	one.slot = gen_emit_slot_of(s->e, event, (unsigned)one.index);
+	if (k->n == MAX_LEARNT)
+		return &one;
+	if (member && k->first_member < 0)
+		k->first_member = (int)k->n;
+	k->f[k->n] = one;
+	s->next = k->n + 1;
+	return &k->f[k->n++];
 }
 
-static inline void set_num(struct sim *s, const char *name, uint64_t x)
+/* Set fields are inlined at each call site: a site always sets the same
+ * field, so the branches on its slot and width go the same way each time. */
+#if defined(__GNUC__)
+#define SETTER static inline __attribute__((always_inline))
+#else
+#define SETTER static inline
+#endif
+
+/* What setting field `name` (member: of the Struct) of the current event takes. */
+SETTER const struct learnt *field(struct sim *s, const char *name, int member)
 {
-	int i = field(s, name, 0);
+	const struct kind_fields *k = &s->kf[s->cur];
+	const struct learnt *f = &k->f[s->next];
 
-	if (i >= 0)
-		gen_values_set_num_at(s->e->vals, (unsigned)i, x);
+	if (s->next < k->n && f->name == name && f->member == member) {
+		s->next++;
+		return f;
+	}
+	return learn(s, name, member);
 }
 
+/* Fields written through values (values mode, floats): out of line. */
+static void set_num_slow(struct sim *s, int index, uint64_t x)
+{
+	if (index >= 0)
+		gen_emit_num(s->e, (unsigned)index, x);
+}
+
+static void set_member_slow(struct sim *s, unsigned row, int index, uint64_t x)
+{
+	if (index >= 0)
+		gen_emit_member(s->e, row, (unsigned)index, x);
+}
+
+SETTER void set_num(struct sim *s, const char *name, uint64_t x)
+{
+	const struct learnt *f = field(s, name, 0);
+
+	if (f->slot.dst)
+		gen_emit_store(f->slot.dst, x, f->slot.width);
+	else
+		set_num_slow(s, f->index, x);
+}
+
+/* Texts are the simulator's constants: their conversions are remembered. */
 static inline void set_text(struct sim *s, const char *name, const char *utf8, size_t len)
 {
-	int i = field(s, name, 0);
+	const struct learnt *f = field(s, name, 0);
 
-	if (i >= 0)
-		gen_values_set_text_at(s->e->vals, (unsigned)i, utf8, len);
+	if (f->index >= 0)
+		gen_emit_text_const(s->e, (unsigned)f->index, utf8, len);
 }
 
-static inline void set_member(struct sim *s, unsigned row, const char *name, uint64_t x)
+SETTER void set_member(struct sim *s, unsigned row, const char *name, uint64_t x)
 {
-	int i = field(s, name, 1);
-	struct gen_value v = { x, 0, GEN_VK_NUM };
+	const struct learnt *f = field(s, name, 1);
 
-	if (i >= 0)
-		gen_values_set_member_at(s->e->vals, row, (unsigned)i, &v);
+	if (f->slot.dst) {
+		if (row < s->e->nrows)
+			gen_emit_store(f->slot.dst + (size_t)row * f->slot.elem, x, f->slot.width);
+	} else {
+		set_member_slow(s, row, f->index, x);
+	}
+}
+
+/* A new row: its members are set in the order the first row's were. */
+static inline int add_row(struct sim *s)
+{
+	if (s->kf[s->cur].first_member >= 0)
+		s->next = (unsigned)s->kf[s->cur].first_member;
+	return gen_emit_add_row(s->e);
 }
 
 /* Start an event of the profile; 1 when it is to be written. */
@@ -168,11 +221,8 @@ static int begin(struct sim *s, int which)
 	r = gen_emit_begin_always(s->e, s->ev[which]);
 	if (r == 1) {
 		s->cur = which;
-		/* Every event has it: its index is kept per kind (-2: not yet). */
-		if (s->clr_at[which] == -2)
-			s->clr_at[which] = (int16_t)field(s, "ClrInstanceID", 0);
-		if (s->clr_at[which] >= 0)
-			gen_values_set_num_at(s->e->vals, (unsigned)s->clr_at[which], s->clr);
+		s->next = 0;
+		set_num(s, "ClrInstanceID", s->clr); /* every event has it */
 	}
 	return r;
 }
@@ -549,7 +599,7 @@ static int heap_work(struct sim *s, unsigned h, uint64_t th, unsigned depth, int
 		unsigned n = 1 + (unsigned)gen_rng_below(&s->rng, 4);
 
 		for (unsigned r = 0; r < n; r++) {
-			gen_values_add_row(s->e->vals);
+			add_row(s);
 			set_member(s, r, "OldRangeBase", ptrmask(s, 0x1f000000000ull + r * 0x1000));
 			set_member(s, r, "NewRangeBase", ptrmask(s, 0x1f000800000ull + r * 0x1000));
 			set_member(s, r, "RangeLength", 0x800);
@@ -557,7 +607,7 @@ static int heap_work(struct sim *s, unsigned h, uint64_t th, unsigned depth, int
 		TRY(send(s, th));
 	}
 	if (begin(s, EV_SURVIVING) == 1) {
-		gen_values_add_row(s->e->vals);
+		add_row(s);
 		set_member(s, 0, "RangeBase", ptrmask(s, 0x1f000000000ull));
 		set_member(s, 0, "RangeLength", 0x4000);
 		TRY(send(s, th));
@@ -585,7 +635,7 @@ static int histories(struct sim *s, uint64_t th, const struct gc_info *g)
 			SET("RunningFreeListEfficiency", gen_rng_below(&s->rng, 101));
 			SET("CondemnReasons0", gen_rng_below(&s->rng, 1u << 16));
 			for (unsigned k = 0; k < 5; k++) {
-				int r = gen_values_add_row(s->e->vals);
+				int r = add_row(s);
 
 				set_member(s, (unsigned)r, "SizeBefore", s->gen_size[k]);
 				set_member(s, (unsigned)r, "SizeAfter", s->gen_size[k] / 2);
@@ -601,9 +651,9 @@ static int histories(struct sim *s, uint64_t th, const struct gc_info *g)
 		SET("Reason", 0);
 		SET("PauseMode", 1);
 		SET("MemoryPressure", gen_rng_below(&s->rng, 100));
-		if (s->e->vals->struct_field >= 0) {
+		if (gen_emit_has_rows(s->e)) {
 			for (unsigned p = 0; p < 3; p++) {
-				int r = gen_values_add_row(s->e->vals);
+				int r = add_row(s);
 
 				set_member(s, (unsigned)r, "Time", gen_rng_below(&s->rng, 5000));
 			}
@@ -815,7 +865,7 @@ int gen_sim_run(const struct gen_sim_config *cfg, struct gen_emit *e)
 	for (int i = 0; i < EV_COUNT; i++) {
 		s.ev[i] = gen_profile_event(cfg->profile, ev_names[i]);
 		s.on[i] = s.ev[i] >= 0 && gen_event_enabled((unsigned)s.ev[i], e->keywords, e->level);
-		s.clr_at[i] = -2;
+		s.kf[i].first_member = -1;
 	}
 	s.now = cfg->start_ticks;
 	s.server = cfg->heaps > 0;

@@ -563,14 +563,20 @@ static int encode_compressed(struct nt_writer *w, const struct gen_event *e,
 {
 	struct ntw_buf *b = &w->ev;
 	struct ntw_prev *p = &w->prev;
+	/* Everything read before the first byte is stored: stores through a
+	 * byte pointer may alias any of it, so the compiler would reload it. */
+	const uint32_t len = e->payload_len, proc = e->processor;
+	const uint64_t ts = e->timestamp, dts = ts - p->ts;
+	const uint32_t seq_delta = seq - p->seq - 1;
+	const uint8_t *payload = e->payload;
 	uint8_t flags = 0, *o;
 
 	/* One room check per event; the fields are then stored directly. */
-	if (ntw_reserve(b, MAX_COMPRESSED_HEADER + (size_t)e->payload_len))
+	if (ntw_reserve(b, MAX_COMPRESSED_HEADER + (size_t)len))
 		return -1;
 	if (meta != p->meta_id)
 		flags |= 1;
-	if (seq != p->seq + 1 || tref != p->ctid || e->processor != p->proc)
+	if (seq_delta || tref != p->ctid || proc != p->proc)
 		flags |= 2;
 	if (tref != p->tid)
 		flags |= 4;
@@ -578,35 +584,35 @@ static int encode_compressed(struct nt_writer *w, const struct gen_event *e,
 		flags |= 8;
 	if (sorted)
 		flags |= 64;
-	if (e->payload_len != p->payload_len)
+	if (len != p->payload_len)
 		flags |= 128;
+	p->meta_id = meta;
+	p->seq = seq;
+	p->ctid = p->tid = tref;
+	p->proc = proc;
+	p->stack = stack;
+	p->ts = ts;
+	p->payload_len = len;
 	o = b->data + b->len;
 	*o++ = flags;
 	if (flags & 1)
 		o = put_varuint(o, meta);
 	/* The reader adds one after the delta (the event's metadata id is not 0). */
 	if (flags & 2) {
-		o = put_varuint(o, (uint32_t)(seq - p->seq - 1));
+		o = put_varuint(o, seq_delta);
 		o = put_varuint(o, tref);
-		o = put_varuint(o, e->processor);
+		o = put_varuint(o, proc);
 	}
 	if (flags & 4)
 		o = put_varuint(o, tref);
 	if (flags & 8)
 		o = put_varuint(o, stack);
-	o = put_varuint(o, e->timestamp - p->ts);
+	o = put_varuint(o, dts);
 	if (flags & 128)
-		o = put_varuint(o, e->payload_len);
-	if (e->payload_len)
-		memcpy(o, e->payload, e->payload_len);
-	b->len = (size_t)(o - b->data) + e->payload_len;
-	p->meta_id = meta;
-	p->seq = seq;
-	p->ctid = p->tid = tref;
-	p->proc = e->processor;
-	p->stack = stack;
-	p->ts = e->timestamp;
-	p->payload_len = e->payload_len;
+		o = put_varuint(o, len);
+	if (len)
+		memcpy(o, payload, len);
+	b->len = (size_t)(o - b->data) + len;
 	return 0;
 }
 

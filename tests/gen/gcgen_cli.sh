@@ -37,6 +37,20 @@ for p in netfx4 netcore3 net5 net8 net10; do
 	done
 done
 
+# A container writer alone gets payloads written in place (no field values
+# kept: emit.h's direct mode); with --values it gets them encoded from
+# values. The container's bytes are the same either way.
+r=0
+for f in nettrace-v5 nettrace-v6 etl ctf; do
+	for args in "--gcs 40" "--gcs 20 --heaps 3 -k 0xFFFFFFFFFFFFFFFF --stacks" "--gcs 30 -p netfx4 --pointer-size 4"; do
+		rm -rf "$t/d1" "$t/d2"
+		"$gcgen" -q -f $f $args -o "$t/d1" && "$gcgen" -q -f $f $args -o "$t/d2" --values "$t/d2.values" &&
+			diff -r "$t/d1" "$t/d2" > /dev/null || { r=1; echo "# $f $args differ"; }
+	done
+done
+rm -rf "$t/d1" "$t/d2" "$t/d2.values"
+ok $r "payloads written in place are the bytes encoded from values (nettrace V5/V6, etl, ctf)"
+
 # What real runtimes were seen to do (docs/real-runtime.md), in realistic
 # streams: live handles set again and set to null; server GC joins restarted
 # under pseudo-heaps 100 and 200 (JoinID 0xFFFFFFFF); on .NET 5 and later a
