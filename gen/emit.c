@@ -17,8 +17,10 @@ struct gen_emit_text_memo {
 
 /* Direct mode's scratch: the runs after run 0, then the variable fields. */
 #define VAR_MAX (64u << 10)
-#define RUN_STRIDE (GEN_LAYOUT_RUN_MAX + 8)   /* gen_emit_zero's last word */
+#define RUN_STRIDE (GEN_LAYOUT_RUN_MAX + GEN_EMIT_ZERO_SLACK)
 #define SCRATCH (GEN_LAYOUT_MAX_VARS * (RUN_STRIDE + VAR_MAX))
+_Static_assert(GEN_PAYLOAD_MAX >= GEN_LAYOUT_RUN_MAX + GEN_EMIT_ZERO_SLACK,
+	       "run 0, at the payload's start, has gen_emit_zero's slack");
 
 int gen_emit_init(struct gen_emit *e, unsigned pointer_size, uint64_t keywords, uint8_t level,
 		  struct gen_sink *sink)
@@ -214,7 +216,7 @@ int gen_emit_add_row(struct gen_emit *e)
 	if (l->struct_var < 0)
 		return -1;
 	k = (unsigned)l->struct_var;
-	if (e->var_len[k] + l->elem_size + 8 > VAR_MAX)
+	if (e->var_len[k] + l->elem_size + GEN_EMIT_ZERO_SLACK > VAR_MAX)
 		return -1;
 	gen_emit_zero(e->var[k] + e->var_len[k], l->elem_size);
 	e->var_len[k] += l->elem_size;

@@ -120,12 +120,21 @@ int gen_event_enabled(unsigned event, uint64_t keywords, uint8_t level);
 int gen_emit_prepare(struct gen_emit *e, unsigned event);
 
 /* Zero n bytes at p in 8-byte words: runs are short, and a call to memset
- * costs more than the stores (a loop would be made into that call). The
- * scratch areas have room for the last word's excess. */
+ * costs more than the stores (a loop would be made into that call). Up to
+ * 32 bytes, 32 are zeroed: the scratch areas have room for the excess
+ * (GEN_EMIT_ZERO_SLACK). */
+#define GEN_EMIT_ZERO_SLACK 32
 static inline void gen_emit_zero(uint8_t *p, unsigned n)
 {
 	const uint64_t z = 0;
 
+	if (n <= 32) {
+		memcpy(p, &z, 8);
+		memcpy(p + 8, &z, 8);
+		memcpy(p + 16, &z, 8);
+		memcpy(p + 24, &z, 8);
+		return;
+	}
 	switch ((n + 7) / 8) {
 	default: memset(p, 0, n); return;
 	case 12: memcpy(p + 88, &z, 8); /* fall through */

@@ -233,8 +233,10 @@ int main(void)
 				    v.field[k].kind == GEN_VK_BYTES)
 					continue;
 				if (v.field[k].kind == GEN_VK_TEXT) {
-					gen_values_set_text_at(&v, k, "T\xC3\xA9xt \xF0\x9F\x98\x80 long enough", 27);
-					gen_emit_text(&e, k, "T\xC3\xA9xt \xF0\x9F\x98\x80 long enough", 27);
+					static const char text[] = "T\xC3\xA9xt \xF0\x9F\x98\x80 long enough";
+
+					gen_values_set_text_at(&v, k, text, sizeof text - 1);
+					gen_emit_text(&e, k, text, sizeof text - 1);
 				} else {
 					gen_values_set_num_at(&v, k, x);
 					gen_emit_num(&e, k, x);
