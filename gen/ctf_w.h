@@ -49,6 +49,11 @@ int ctfw_packed(const struct gcspec_event *ev);
 long ctfw_typed_fields(const struct gcspec_event *ev, const uint8_t *payload, uint32_t len,
 		       unsigned pointer_size, uint8_t *out, size_t cap);
 
+/* When every field of the template has a fixed size: their total, which is
+ * then also the typed bytes' (they are the payload's bytes as they are);
+ * else -1. */
+long ctfw_fixed_size(const struct gcspec_event *ev, unsigned pointer_size);
+
 /* Bytes of a typed field of a fixed-size in-type (its ETW width; Pointer:
  * pointer_size), or 0 for strings, GUID, Binary and Struct. */
 unsigned ctfw_field_width(unsigned type, unsigned pointer_size);

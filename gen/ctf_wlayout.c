@@ -85,6 +85,21 @@ unsigned ctfw_field_width(unsigned type, unsigned psize)
 	}
 }
 
+long ctfw_fixed_size(const struct gcspec_event *ev, unsigned psize)
+{
+	const struct gcspec_field *f = gcspec_event_fields(ev);
+	long n = 0;
+
+	for (unsigned i = 0; i < ev->nfields; i++) {
+		unsigned w = ctfw_field_width(f[i].type, psize);
+
+		if (!w)
+			return -1;
+		n += w;
+	}
+	return n;
+}
+
 /* UTF-16LE units s[0..n) (no terminator) as UTF-8 into out; -1 when they
  * are not well-formed UTF-16 or out is too small. */
 static long utf16_to_utf8(const uint8_t *s, size_t n, uint8_t *out, size_t cap)
@@ -157,9 +172,28 @@ long ctfw_typed_fields(const struct gcspec_event *ev, const uint8_t *p, uint32_t
 			o += psize + 16;
 			break;
 		case GCSPEC_UNICODE_STRING: {
-			size_t end = pos;
+			size_t end;
 			long k;
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+			/* Four ASCII units at a time (none NUL): their low bytes
+			 * are their UTF-8. Type names are mostly ASCII. */
+			while (pos + 8 <= len && o + 4 <= cap) {
+				uint64_t x;
+				uint32_t b;
+
+				memcpy(&x, p + pos, 8);
+				if ((x & 0xFF80FF80FF80FF80ull) ||
+				    ((x - 0x0001000100010001ull) & ~x & 0x8000800080008000ull))
+					break;
+				b = (uint32_t)((x & 0xFF) | (x >> 8 & 0xFF00) | (x >> 16 & 0xFF0000) |
+					       (x >> 24 & 0xFF000000u));
+				memcpy(out + o, &b, 4);
+				pos += 8;
+				o += 4;
+			}
+#endif
+			end = pos;
 			while (end + 1 < len && (p[end] || p[end + 1]))
 				end += 2;
 			if (end + 1 >= len)

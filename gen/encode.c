@@ -113,6 +113,30 @@ long gen_utf8_to_utf16le(const uint8_t *s, size_t len, uint8_t *out, size_t cap)
 	while (i < len) {
 		uint32_t cp;
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		/* Eight ASCII characters at once (no NUL, no high bit): each byte
+		 * widened to a UTF-16LE unit. */
+		if (len - i >= 8 && cap - o >= 16) {
+			uint64_t w;
+
+			memcpy(&w, s + i, 8);
+			if (!(w & 0x8080808080808080ull) &&
+			    !((w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull)) {
+				/* Spread each half's bytes into 16-bit lanes. */
+				uint64_t lo = w & 0xFFFFFFFFu, hi = w >> 32;
+
+				lo = (lo | lo << 16) & 0x0000FFFF0000FFFFull;
+				lo = (lo | lo << 8) & 0x00FF00FF00FF00FFull;
+				hi = (hi | hi << 16) & 0x0000FFFF0000FFFFull;
+				hi = (hi | hi << 8) & 0x00FF00FF00FF00FFull;
+				memcpy(out + o, &lo, 8);
+				memcpy(out + o + 8, &hi, 8);
+				i += 8;
+				o += 16;
+				continue;
+			}
+		}
+#endif
 		/* ASCII runs: one unit each, no decoding. */
 		if (s[i] < 0x80) {
 			if (s[i] == 0)
@@ -354,4 +378,67 @@ long gen_encode_planned(const struct gen_encode_plan *p, const struct gen_values
 		o += (size_t)n;
 	}
 	return (long)o;
+}
+
+void gen_layout_build(struct gen_layout *l, unsigned event, unsigned psize)
+{
+	const struct gcspec_event *ev = &gcspec_events[event];
+	const struct gcspec_field *f = gcspec_event_fields(ev);
+	unsigned run = 0, off = 0;
+
+	memset(l, 0, sizeof *l);
+	l->count_field = -1;
+	l->struct_var = -1;
+	if (ev->nfields > GEN_VALUES_MAX_FIELDS)
+		return;
+	for (unsigned i = 0; i < ev->nfields; i++) {
+		struct gen_layout_field *x = &l->f[i];
+		unsigned t = f[i].type;
+
+		if (f[i].is_member)
+			continue;
+		if (t == GCSPEC_UNICODE_STRING || t == GCSPEC_ANSI_STRING || t == GCSPEC_BINARY ||
+		    t == GCSPEC_STRUCT) {
+			if (l->nvars == GEN_LAYOUT_MAX_VARS)
+				return;
+			x->kind = t == GCSPEC_UNICODE_STRING ? GEN_LK_UTF16 : t == GCSPEC_ANSI_STRING ?
+				  GEN_LK_ANSI : t == GCSPEC_BINARY ? GEN_LK_BINARY : GEN_LK_STRUCT;
+			x->var = l->nvars;
+			l->var_init[l->nvars] = x->kind == GEN_LK_UTF16 ? 2 : x->kind == GEN_LK_ANSI ? 1 : 0;
+			if (x->kind == GEN_LK_STRUCT)
+				l->struct_var = (int8_t)l->nvars;
+			l->var_field[l->nvars++] = (uint8_t)i;
+			l->run_size[run] = (uint16_t)off;
+			run++;
+			off = 0;
+			if (t == GCSPEC_STRUCT) {
+				uint32_t moff[256], esize;
+
+				l->count_field = f[i].size_field;
+				if (gen_struct_layout(&f[i], psize, moff, &esize) < 0 || esize > 0xFFFF)
+					return;
+				l->elem_size = (uint16_t)esize;
+				for (unsigned m = 0; m < f[i].nmembers; m++) {
+					unsigned mt = f[i + 1 + m].type;
+
+					if (mt > GCSPEC_STRUCT || !plain_width[psize == 8][mt])
+						return; /* a member the encoder converts */
+					l->f[i + 1 + m].kind = GEN_LK_MEMBER;
+					l->f[i + 1 + m].var = x->var;
+					l->f[i + 1 + m].off = (uint16_t)moff[m];
+					l->f[i + 1 + m].width = plain_width[psize == 8][mt];
+				}
+			}
+			continue;
+		}
+		x->run = (uint8_t)run;
+		x->off = (uint16_t)off;
+		x->width = (uint8_t)gen_type_width(t, psize);
+		x->kind = t == GCSPEC_FLOAT ? GEN_LK_FLOAT : t == GCSPEC_GUID ? GEN_LK_GUID : GEN_LK_PLAIN;
+		off += x->width;
+		if (off > GEN_LAYOUT_RUN_MAX)
+			return;
+	}
+	l->run_size[run] = (uint16_t)off;
+	l->ok = 1;
 }

@@ -46,6 +46,53 @@ int gen_encode_plan_build(struct gen_encode_plan *p, unsigned event, unsigned po
 long gen_encode_planned(const struct gen_encode_plan *p, const struct gen_values *v,
 			uint8_t *buf, size_t cap);
 
+/*
+ * Where an event-version's fields lie when its payload is written in place
+ * (gen_emit's direct mode) instead of encoded from a gen_values: the
+ * fixed-size fields in runs at fixed offsets, run 0 from the payload's
+ * start to the first variable-length field (a string, Binary, the Struct's
+ * rows), run k right after the k-th one; Struct members at fixed offsets in
+ * each element. Built once per event-version and pointer size; a plain
+ * struct, no allocation.
+ */
+#define GEN_LAYOUT_MAX_VARS 4
+#define GEN_LAYOUT_RUN_MAX 1024
+enum gen_layout_kind {
+	GEN_LK_PLAIN,    /* little-endian integer of `width` bytes (Boolean, Pointer too) */
+	GEN_LK_FLOAT,    /* a double's bits, written as a 4-byte float */
+	GEN_LK_GUID,     /* 16 bytes, zero unless given */
+	GEN_LK_UTF16,    /* variable: NUL-terminated UTF-16LE */
+	GEN_LK_ANSI,     /* variable: NUL-terminated bytes */
+	GEN_LK_BINARY,   /* variable: bytes, length in its size field */
+	GEN_LK_STRUCT,   /* variable: rows of elem_size bytes */
+	GEN_LK_MEMBER    /* a Struct member: `off` within an element */
+};
+
+struct gen_layout_field {
+	uint16_t off;
+	uint8_t run;             /* fixed fields: which run */
+	uint8_t width;
+	uint8_t kind;            /* enum gen_layout_kind */
+	uint8_t var;             /* variable fields: which one (0..nvars-1) */
+};
+
+struct gen_layout {
+	uint8_t ok;              /* 0: not writable in place (encode from values) */
+	uint8_t nvars;
+	uint16_t run_size[GEN_LAYOUT_MAX_VARS + 1];
+	uint8_t var_field[GEN_LAYOUT_MAX_VARS];   /* template index of each */
+	int8_t count_field;      /* the Struct's count field, or -1 */
+	int8_t struct_var;       /* which variable field the Struct is, or -1 */
+	uint8_t var_init[GEN_LAYOUT_MAX_VARS];   /* bytes an unset one has (its NULs) */
+	uint16_t elem_size;      /* a Struct element's size */
+	struct gen_layout_field f[GEN_VALUES_MAX_FIELDS];  /* by template index */
+};
+
+/* Always succeeds; l->ok says whether the event can be written in place
+ * (not: more variable fields or longer runs than the limits above, or a
+ * Struct member of no fixed width). */
+void gen_layout_build(struct gen_layout *l, unsigned event, unsigned pointer_size);
+
 /* Width on the wire of a fixed-size in-type, or 0 for variable ones. */
 unsigned gen_type_width(unsigned type, unsigned pointer_size);
 

@@ -50,7 +50,9 @@ static void help(void)
 	       "      --list-profiles     list runtime profiles\n"
 	       "  -m, --mode M            realistic (default) or exhaustive\n"
 	       "      --heaps N           server GC with N heaps (0: workstation GC, default)\n"
-	       "  -M, --mutate LIST       fault classes, comma-separated, or 'all'\n"
+	       "  -M, --mutate LIST       fault classes, comma-separated, or 'all' (every stream\n"
+	       "                          and payload class); several act one after another\n"
+	       "                          (docs/faults.md); a container class goes alone\n"
 	       "      --list-mutations[=F]  list the fault classes for format F (default: the\n"
 	       "                          --format; 'all': every class) and the codes they raise\n"
 	       "  -f, --format F          output format (default cbor)\n"
@@ -77,8 +79,9 @@ static void help(void)
 	       "      --uncompressed-headers  uncompressed event headers (legal, rarely written)\n"
 	       "      --block-bytes N     end an EventBlock once it holds N bytes (default 100000,\n"
 	       "                          at most 8388608): many small blocks or few large ones\n"
-	       "      --sp-every N        a sequence point after every N EventBlocks (default 0:\n"
-	       "                          only the one at the end)\n"
+	       "      --sp-every N|end    a sequence point after every N EventBlocks, or only\n"
+	       "                          the one at the end (default 0: where the runtime puts\n"
+	       "                          them, every 10 MiB of its thread buffers)\n"
 	       "      --metadata WHEN     first-use (default: each event type's metadata just\n"
 	       "                          before its first event, so late for late types) or\n"
 	       "                          upfront (every spec event's metadata before any event)\n"
@@ -288,6 +291,8 @@ int main(int argc, char **argv)
 				if (v == 0 || v > 8388608)
 					usage_error("--block-bytes must be 1..8388608, not '%s'", optarg);
 				snprintf(nt_opts[nnt], sizeof nt_opts[nnt], "block-bytes=%" PRIu64, v);
+			} else if (c == OPT_SP_EVERY && strcmp(optarg, "end") == 0) {
+				snprintf(nt_opts[nnt], sizeof nt_opts[nnt], "sp-every=end");
 			} else if (c == OPT_SP_EVERY) {
 				uint64_t v = parse_u64(optarg, "--sp-every");
 				if (v > 1000000)
@@ -406,6 +411,11 @@ int main(int argc, char **argv)
 				}
 				if (nclasses == 64)
 					usage_error("%s: too many fault classes", "--mutate");
+				/* Each class records its fault once; a second one would
+				 * meet a checker that has seen the first. */
+				for (unsigned i = 0; i < nclasses; i++)
+					if (classes[i] == k)
+						usage_error("fault class '%s' given twice", t);
 				classes[nclasses++] = k;
 			}
 		}
@@ -564,6 +574,10 @@ int main(int argc, char **argv)
 		goto done;
 	}
 	e.stacks = stacks;
+	/* Payloads written in place when nothing downstream reads values: no
+	 * mutator (it re-encodes), no model stream; the exhaustive generator
+	 * fills values itself. */
+	e.direct = !exhaustive && !mut && !w->ops->needs_values;
 	if (exhaustive) {
 		ok = gen_exhaustive_run_shard(&e, profile, seed, info.start_ticks, &cov, shard_i,
 					      shard_n, expectf) == 0;

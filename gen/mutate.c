@@ -9,6 +9,15 @@
  * background GCs or finalizer runs) injects its fault at the end of the
  * stream instead (fallback()): every run records the fault it was asked
  * for, or fails saying why.
+ *
+ * Several classes act one after another, never at once: a fault changes
+ * what a checker knows (a GC it thinks in flight, a suspension, a freed
+ * segment), so a second fault inside the first one's aftermath would not
+ * have the diagnostics recorded for it alone. Each class starts looking
+ * for its target once the class before it has recorded its fault and the
+ * input is quiet again (no GC, suspension or finalizer run open). The trace
+ * edges go where they can only be: trace-starts-inside-gc first (it drops
+ * the stream's beginning), trace-ends-inside-gc last (it drops its end).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -107,20 +116,27 @@ struct gen_mutator {
 	const struct gen_profile *profile;
 	unsigned psize, nheaps;
 	FILE *expect;
-	struct slot *slots;
+	struct slot *slots;        /* in the order they act */
 	unsigned nslots;
+	unsigned active;           /* the slot looking at the input now */
+	int waiting;               /* it waits for a quiet input to start */
 	struct slot *cur;          /* the class acting now, for expect() */
 	uint64_t index;            /* events written so far */
 	unsigned nexpected;
 	int bgc_open;              /* a background GC is in flight */
-	int started;               /* first event seen */
-	int dropping;              /* drop all further input */
-	int drop_until_gcend;
+	/* What is open in the input (GCs, suspensions, finalizer runs):
+	 * the next class starts when all are closed. */
+	int open_gcs, open_susp, open_fin;
+	/* Segments a fault freed: the runtime's own later free of one is
+	 * then a second free too. */
+	uint64_t freed_segment[4];
+	unsigned nfreed_segments;
+	unsigned nfresh;           /* fresh addresses given out */
 	uint64_t thread[MAX_THREADS], last_ts[MAX_THREADS];
 	unsigned nthreads;
 	struct gen_event last;     /* time, thread and processor of the last event out */
-	uint32_t max_count;        /* the highest GCStart Count in the input */
-	/* Per heap, 1 + the thread of its last GCJoin (0: none yet). */
+	uint32_t max_count;        /* the highest GCStart Count in the input or output */
+	/* Per heap, 1 + the thread of its last GCJoin written (0: none yet). */
 	uint64_t join_thread[MAX_JOIN_HEAPS];
 	struct gen_values *ivals;  /* injected events and re-encodes */
 	uint8_t *buf;
@@ -151,6 +167,25 @@ static void may_any(struct gen_mutator *m, const char *codes)
 		expect(m, c, -1, 1);
 }
 
+static const char *name_of(const struct gen_event *ev)
+{
+	return ev->spec_event != GEN_NO_SPEC ? gcspec_events[ev->spec_event].name : "";
+}
+
+static uint64_t num(const struct gen_event *ev, const char *field)
+{
+	int i;
+
+	if (!ev->values || (i = gen_values_index(ev->values, field, 0)) < 0)
+		return 0;
+	return ev->values->field[i].u;
+}
+
+static int is(const struct gen_event *ev, const char *name)
+{
+	return strcmp(name_of(ev), name) == 0;
+}
+
 static int out(struct gen_mutator *m, const struct gen_event *ev)
 {
 	unsigned i;
@@ -160,6 +195,12 @@ static int out(struct gen_mutator *m, const struct gen_event *ev)
 		return -1;
 	}
 	m->index++;
+	/* Injected GCs take Counts above every GC so far, injected ones too. */
+	if (ev->values && is(ev, "GCStart") && num(ev, "Count") > m->max_count)
+		m->max_count = (uint32_t)num(ev, "Count");
+	/* What a checker has seen of the joins: the output's. */
+	if (is(ev, "GCJoin") && num(ev, "Heap") < MAX_JOIN_HEAPS)
+		m->join_thread[num(ev, "Heap")] = ev->thread_id + 1;
 	m->last.timestamp = ev->timestamp;
 	m->last.thread_id = ev->thread_id;
 	m->last.processor = ev->processor;
@@ -173,20 +214,6 @@ static int out(struct gen_mutator *m, const struct gen_event *ev)
 		m->last_ts[i] = ev->timestamp;
 	}
 	return 0;
-}
-
-static const char *name_of(const struct gen_event *ev)
-{
-	return ev->spec_event != GEN_NO_SPEC ? gcspec_events[ev->spec_event].name : "";
-}
-
-static uint64_t num(const struct gen_event *ev, const char *field)
-{
-	int i;
-
-	if (!ev->values || (i = gen_values_index(ev->values, field, 0)) < 0)
-		return 0;
-	return ev->values->field[i].u;
 }
 
 /* Re-encode ev from its (changed) values, at pointer size psize. */
@@ -289,11 +316,6 @@ static int inject2(struct gen_mutator *m, const struct gen_event *like, const ch
 	return inject_send(m, like, -1, 0);
 }
 
-static int is(const struct gen_event *ev, const char *name)
-{
-	return strcmp(name_of(ev), name) == 0;
-}
-
 /* Count this event as a candidate target; 1 when it is the one. */
 static int target(struct slot *s, int match)
 {
@@ -308,6 +330,39 @@ static int64_t here(const struct gen_mutator *m)
 }
 
 #define TRYM(x) do { if ((x) < 0) return -1; } while (0)
+
+/* An event no realistic stream has, made wrong: a GCBulkRootEdge with a
+ * flag bit no map defines, a GCDynamicEvent whose DataSize runs past its
+ * data, a GCSettings with ServerGC 2. Written at like's time and thread;
+ * no GC state depends on them, so they can go anywhere. */
+static int inject_marker(struct gen_mutator *m, struct slot *s, const struct gen_event *like)
+{
+	int code_field = -1;
+	uint32_t add = 0;
+	const char *code;
+
+	if (s->cls == C_BITMAP) {
+		TRY_INJECT(inject_begin(m, GCSPEC_EV_GCBulkRootEdge));
+		gen_values_add_row(m->ivals);
+		gen_values_set_member_num(m->ivals, 0, "GCRootFlag", 0x80);
+		code = "GC-V003";
+	} else if (s->cls == C_BINARY_LENGTH) {
+		TRY_INJECT(inject_begin(m, GCSPEC_EV_GCDynamicEvent));
+		gen_values_set_text(m->ivals, "Name", "Test", 4);
+		gen_values_set_bytes(m->ivals, "Data", "\1\2\3\4\5\6\7\10", 8);
+		code_field = gen_values_index(m->ivals, "DataSize", 0);
+		add = 100;
+		code = "GC-P007";
+		expect(m, "GC-P001", here(m), 1);
+	} else {
+		TRY_INJECT(inject_begin(m, GCSPEC_EV_GCSettings_V1));
+		gen_values_set_num(m->ivals, "ServerGC", 2);
+		code = "GC-P009";
+	}
+	expect(m, code, here(m), 0);
+	return inject_send(m, like, code_field, add);
+}
+
 #define DONE(s) ((s)->state = 2)
 
 /* One class looks at one event. Returns 1 when it wrote (or dropped) the
@@ -396,8 +451,12 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 				DONE(s);
 		}
 		return 0;
+	/* These two take a GCSuspendEEBegin on a runtime no other thread is
+	 * suspending (open_susp counts this one): another thread's begin
+	 * waits for the suspension lock, and a checker that keeps waiters
+	 * would keep a waiter's copy, or miss its lost begin, long after. */
 	case C_NESTED_SUSPEND:
-		if (target(s, is(ev, "GCSuspendEEBegin"))) {
+		if (target(s, is(ev, "GCSuspendEEBegin") && m->open_susp == 1)) {
 			if (out(m, ev) < 0)
 				return -1;
 			expect(m, "GC-S008", here(m), 0);
@@ -406,18 +465,23 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 		}
 		return 0;
 	case C_SUSPEND_END_NO_BEGIN:
-		if (target(s, is(ev, "GCSuspendEEBegin"))) {
+		if (target(s, is(ev, "GCSuspendEEBegin") && m->open_susp == 1)) {
 			s->state = 1;
-			may_any(m, "GC-S010,GC-S011,GC-S012");
+			s->b = ev->thread_id;
+			/* A checker that never saw the suspension begin may still
+			 * think the previous owner holds the runtime. */
+			may_any(m, "GC-S008,GC-S010,GC-S011,GC-S012");
 			return 1;
 		}
-		if (s->state == 1 && is(ev, "GCSuspendEEEnd")) {
+		if (s->state == 1 && is(ev, "GCSuspendEEEnd") && ev->thread_id == s->b) {
 			expect(m, "GC-S009", here(m), 0);
 			DONE(s);
 		}
 		return 0;
 	case C_RESTART_NO_SUSPEND:
-		if (target(s, is(ev, "GCRestartEEEnd"))) {
+		/* Not while another thread's suspension is open: that thread may
+		 * hold the runtime, and a restart would then be legal. */
+		if (target(s, is(ev, "GCRestartEEEnd") && m->open_susp == 0)) {
 			if (out(m, ev) < 0)
 				return -1;
 			TRYM(inject_begin(m, gen_profile_event(m->profile, "GCRestartEEBegin")));
@@ -435,6 +499,11 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 			if (out(m, ev) < 0)
 				return -1;
 			expect(m, "GC-S011", here(m), 0);
+			/* When another thread holds the runtime by then, a checker
+			 * that takes the copy for its restart finds the real one
+			 * unmatched. */
+			if (m->open_susp > 0)
+				may_any(m, "GC-S010");
 			DONE(s);
 		}
 		return 0;
@@ -470,32 +539,9 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 	case C_BITMAP:
 	case C_BINARY_LENGTH:
 	case C_BOOLEAN:
-		/* Injected before the first event: no GC has run yet. */
+		/* Injected before the first event the class sees. */
 		if (target(s, 1)) {
-			int code_field = -1;
-			uint32_t add = 0;
-			const char *code;
-
-			if (s->cls == C_BITMAP) {
-				TRYM(inject_begin(m, GCSPEC_EV_GCBulkRootEdge));
-				gen_values_add_row(m->ivals);
-				gen_values_set_member_num(m->ivals, 0, "GCRootFlag", 0x80);
-				code = "GC-V003";
-			} else if (s->cls == C_BINARY_LENGTH) {
-				TRYM(inject_begin(m, GCSPEC_EV_GCDynamicEvent));
-				gen_values_set_text(m->ivals, "Name", "Test", 4);
-				gen_values_set_bytes(m->ivals, "Data", "\1\2\3\4\5\6\7\10", 8);
-				code_field = gen_values_index(m->ivals, "DataSize", 0);
-				add = 100;
-				code = "GC-P007";
-				expect(m, "GC-P001", here(m), 1);
-			} else {
-				TRYM(inject_begin(m, GCSPEC_EV_GCSettings_V1));
-				gen_values_set_num(m->ivals, "ServerGC", 2);
-				code = "GC-P009";
-			}
-			expect(m, code, here(m), 0);
-			TRYM(inject_send(m, ev, code_field, add));
+			TRYM(inject_marker(m, s, ev));
 			DONE(s);
 		}
 		return 0;
@@ -526,7 +572,10 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 		return 0;
 	}
 	case C_JOIN_NESTED:
-		if (target(s, is(ev, "GCJoin") && num(ev, "JoinTime") == 0)) {
+		/* A start with an end: a Join (1) or a Restart (2); LastJoin and
+		 * FirstReverseJoin go on without one, so a second is no nesting. */
+		if (target(s, is(ev, "GCJoin") && num(ev, "JoinTime") == 0 &&
+			       (num(ev, "JoinType") == 1 || num(ev, "JoinType") == 2))) {
 			if (out(m, ev) < 0)
 				return -1;
 			expect(m, "GC-S016", here(m), 0);
@@ -580,6 +629,8 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 			gen_values_set_num(m->ivals, "Address", addr);
 			expect(m, "GC-S018", here(m), 0);
 			TRYM(inject_send(m, ev, -1, 0));
+			if (m->nfreed_segments < sizeof m->freed_segment / sizeof m->freed_segment[0])
+				m->freed_segment[m->nfreed_segments++] = addr;
 			DONE(s);
 			return 1;
 		}
@@ -787,15 +838,20 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 }
 
 /* Addresses no realistic stream uses (gen/sim.c allocates segments from
- * 0x1f000000000 or 0x02000000 and handles from 0x1e000001000). */
-static uint64_t fresh_segment(const struct gen_mutator *m)
+ * 0x1f000000000 or 0x02000000 and handles from 0x1e000001000), a new one
+ * each time: two faults never share an object. */
+static uint64_t fresh_segment(struct gen_mutator *m)
 {
-	return m->psize == 8 ? 0x7f0000000000ull : 0xF0000000ull;
+	uint64_t k = m->nfresh++;
+
+	return m->psize == 8 ? 0x7f0000000000ull + (k << 24) : 0xF0000000ull + (k << 24);
 }
 
-static uint64_t fresh_handle(const struct gen_mutator *m)
+static uint64_t fresh_handle(struct gen_mutator *m)
 {
-	return m->psize == 8 ? 0x7e0000001000ull : 0xE0001000ull;
+	uint64_t k = m->nfresh++;
+
+	return m->psize == 8 ? 0x7e0000001000ull + (k << 4) : 0xE0001000ull + (k << 4);
 }
 
 /* One whole GC at the end of the stream: GCStart, then GCEnd. */
@@ -833,6 +889,10 @@ static int synth_target(struct gen_mutator *m, struct slot *s, const char *name)
 	} else if (strcmp(name, "GCMarkWithType") == 0) {
 		gen_values_set_num(m->ivals, "Type", 1);
 		gen_values_set_num(m->ivals, "Bytes", 4096);
+	} else if (strcmp(name, "GCPerHeapHistory") == 0) {
+		for (unsigned g = 0; g < 5; g++)
+			if (gen_values_add_row(m->ivals) >= 0)
+				gen_values_set_member_num(m->ivals, g, "SizeBefore", 0x100000);
 	}
 	n = gen_encode(m->ivals, m->psize, m->buf, GEN_PAYLOAD_MAX);
 	if (n < 0)
@@ -1022,6 +1082,15 @@ static int fallback(struct gen_mutator *m, struct slot *s)
 	case C_ALLOC_AMOUNT:
 	case C_HEAP_INDEX:
 		return synth_target(m, s, "GCAllocationTick");
+	case C_BITMAP:
+	case C_BINARY_LENGTH:
+	case C_BOOLEAN:
+		return inject_marker(m, s, at);
+	case C_STRUCT_COUNT:
+		/* A GCPerHeapHistory belongs inside a GC: a whole one around it. */
+		TRY_INJECT(inject2(m, at, "GCStart", "Count", n + 1, "Depth", 0));
+		TRY_INJECT(synth_target(m, s, "GCPerHeapHistory"));
+		return inject2(m, at, "GCEnd", "Count", n + 1, "Depth", 0);
 	case C_DEPTH_RANGE:
 		expect(m, "GC-V005", here(m) + 1, 1); /* at its GCEnd too */
 		return inject_gc(m, n + 1, 3, 0, "GC-V005");
@@ -1045,13 +1114,53 @@ static int fallback(struct gen_mutator *m, struct slot *s)
 	return -1;
 }
 
+/* Keep count of what is open in the input (a realistic stream: every
+ * begin has its end), so that the next class starts where none is. */
+static void track_open(struct gen_mutator *m, const struct gen_event *ev)
+{
+	const char *n = name_of(ev);
+
+	if (strncmp(n, "GC", 2) != 0)
+		return;
+	if (strcmp(n, "GCStart") == 0)
+		m->open_gcs++;
+	else if (strcmp(n, "GCEnd") == 0)
+		m->open_gcs--;
+	else if (strcmp(n, "GCSuspendEEBegin") == 0)
+		m->open_susp++;
+	else if (strcmp(n, "GCRestartEEEnd") == 0)
+		m->open_susp--;
+	else if (strcmp(n, "GCFinalizersBegin") == 0)
+		m->open_fin++;
+	else if (strcmp(n, "GCFinalizersEnd") == 0)
+		m->open_fin--;
+}
+
+static int quiet(const struct gen_mutator *m)
+{
+	return m->open_gcs <= 0 && m->open_susp <= 0 && m->open_fin <= 0;
+}
+
+/* A segment a fault freed, freed again by the runtime: a second free as
+ * well, which a checker that still remembers the first one reports. */
+static void refreed_segment(struct gen_mutator *m, const struct gen_event *ev)
+{
+	uint64_t a;
+
+	if (!m->nfreed_segments || !is(ev, "GCFreeSegment"))
+		return;
+	a = num(ev, "Address");
+	for (unsigned k = 0; k < m->nfreed_segments; k++)
+		if (m->freed_segment[k] == a)
+			expect(m, "GC-S018", here(m), 1);
+}
+
 static int mutator_event(struct gen_sink *sink, struct gen_event *ev)
 {
 	struct gen_mutator *m = (struct gen_mutator *)sink;
-	int type = -1;
+	struct slot *s;
+	int type = -1, r = 0;
 
-	if (m->dropping)
-		return 0;
 	/* Track background GCs on the input: classes target events relative to them. */
 	if (is(ev, "GCStart"))
 		type = (int)num(ev, "Type");
@@ -1061,30 +1170,40 @@ static int mutator_event(struct gen_sink *sink, struct gen_event *ev)
 		m->bgc_open = -1; /* cleared after this event */
 	if (is(ev, "GCStart") && num(ev, "Count") > m->max_count)
 		m->max_count = (uint32_t)num(ev, "Count");
-	for (unsigned k = 0; k < m->nslots; k++) {
-		int r;
-
-		m->cur = &m->slots[k];
-		r = apply(m, &m->slots[k], ev);
+	if (m->waiting && quiet(m))
+		m->waiting = 0;
+	track_open(m, ev);
+	if (m->active < m->nslots && !m->waiting) {
+		s = &m->slots[m->active];
+		m->cur = s;
+		r = apply(m, s, ev);
 		m->cur = NULL;
-
 		if (r < 0) {
 			if (!m->sink.error[0])
 				snprintf(m->sink.error, sizeof m->sink.error, "mutation %s failed",
-					 gen_mutation_classes[m->slots[k].cls].name);
+					 gen_mutation_classes[s->cls].name);
 			return -1;
 		}
-		if (r > 0)
-			goto consumed;
+		if (s->state == 2) {
+			m->active++;
+			m->waiting = 1;
+		}
 	}
-	if (out(m, ev) < 0)
-		return -1;
-consumed:
+	if (r == 0) {
+		refreed_segment(m, ev);
+		if (out(m, ev) < 0)
+			return -1;
+	}
 	if (m->bgc_open < 0)
 		m->bgc_open = 0;
-	if (is(ev, "GCJoin") && num(ev, "Heap") < MAX_JOIN_HEAPS)
-		m->join_thread[num(ev, "Heap")] = ev->thread_id + 1;
 	return 0;
+}
+
+/* The order classes act in: as listed, but a trace can only begin inside
+ * a GC at its start and end inside one at its end. */
+static unsigned edge_rank(int cls)
+{
+	return cls == C_TRACE_STARTS_IN_GC ? 0 : cls == C_TRACE_ENDS_IN_GC ? 2 : 1;
 }
 
 struct gen_mutator *gen_mutator_new(const int *classes, unsigned n, struct gen_writer *w,
@@ -1092,6 +1211,7 @@ struct gen_mutator *gen_mutator_new(const int *classes, unsigned n, struct gen_w
 				    unsigned nheaps, uint64_t seed, FILE *expectf)
 {
 	struct gen_mutator *m = calloc(1, sizeof *m);
+	unsigned k = 0;
 
 	if (!m)
 		return NULL;
@@ -1109,14 +1229,18 @@ struct gen_mutator *gen_mutator_new(const int *classes, unsigned n, struct gen_w
 	m->nheaps = nheaps ? nheaps : 1;
 	m->expect = expectf;
 	m->nslots = n;
-	for (unsigned k = 0; k < n; k++) {
-		m->slots[k].cls = classes[k];
-		/* Past the first GCs, and apart from each other when several. */
-		m->slots[k].occ = 3 + 2 * k + (unsigned)(seed % 2);
-		if (classes[k] == C_BITMAP || classes[k] == C_BINARY_LENGTH || classes[k] == C_BOOLEAN ||
-		    classes[k] == C_SEGMENT_DOUBLE_FREE)
-			m->slots[k].occ = 1;
-	}
+	for (unsigned rank = 0; rank < 3; rank++)
+		for (unsigned i = 0; i < n; i++) {
+			if (edge_rank(classes[i]) != rank)
+				continue;
+			m->slots[k].cls = classes[i];
+			/* Past the first GCs, counted from where the class starts. */
+			m->slots[k].occ = 3 + (unsigned)(seed % 2);
+			if (classes[i] == C_BITMAP || classes[i] == C_BINARY_LENGTH ||
+			    classes[i] == C_BOOLEAN || classes[i] == C_SEGMENT_DOUBLE_FREE)
+				m->slots[k].occ = 1;
+			k++;
+		}
 	return m;
 }
 

@@ -27,8 +27,13 @@ struct gen_nettrace_opts {
 	int full_metadata;      /* 1: describe every field (else: as the runtime) */
 	int metadata_upfront;   /* 1: all metadata in one block before any event */
 	uint32_t block_bytes;   /* flush an EventBlock past this size (0: 100000) */
-	uint32_t sp_every;      /* SequencePoint after this many EventBlocks (0: only at the end) */
+	/* SequencePoint after this many EventBlocks; 0: where the runtime puts
+	 * them (every 10 MiB of its thread buffers, nettrace_wsp.h);
+	 * GEN_NETTRACE_SP_END: only the one that ends the stream. */
+	uint32_t sp_every;
 };
+
+#define GEN_NETTRACE_SP_END 0xFFFFFFFFu
 
 /* The formats this module writes (writer_table.c lists them). */
 extern const struct gen_writer_ops gen_write_nettrace_v4_ops;

@@ -6,7 +6,7 @@
 
 #include "nettrace_wbuf.h"
 
-int ntw_reserve(struct ntw_buf *b, size_t more)
+int ntw_reserve_slow(struct ntw_buf *b, size_t more)
 {
 	size_t cap;
 	uint8_t *p;

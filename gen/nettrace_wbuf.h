@@ -18,7 +18,12 @@ struct ntw_buf {
 	size_t cap;
 };
 
-int ntw_reserve(struct ntw_buf *b, size_t more);
+int ntw_reserve_slow(struct ntw_buf *b, size_t more);
+/* Room for `more` bytes past len; inline, as the writer asks once an event. */
+static inline int ntw_reserve(struct ntw_buf *b, size_t more)
+{
+	return more <= b->cap - b->len ? 0 : ntw_reserve_slow(b, more);
+}
 int ntw_bytes(struct ntw_buf *b, const void *p, size_t n);
 int ntw_zeros(struct ntw_buf *b, size_t n);
 int ntw_u8(struct ntw_buf *b, uint8_t v);

@@ -22,8 +22,10 @@
 
 /* stdio's buffer: writers hand over blocks of up to a few MiB, and stdio
  * passes whole multiples of its buffer straight through, so this sets the
- * size of most write(2) calls. */
-#define STREAM_BUFFER (64u << 10)
+ * size of most write(2) calls. 256 KiB holds a whole nettrace EventBlock
+ * (100 KB), and for nettrace and .etl took about a quarter less system time
+ * than 64 KiB (measured: 1M GCs to a file). */
+#define STREAM_BUFFER (256u << 10)
 /* Written data is handed to the disk and dropped in windows this size,
  * with this many windows being written back at a time. */
 #define DROP_WINDOW (8u << 20)

@@ -42,15 +42,15 @@ static const char *const net6up[] = {
 };
 
 const struct gen_profile gen_profiles[] = {
-	{ "netfx4", ".NET Framework 4.6-4.8", 8, 9, 0, netfx4 },
-	{ "netfx45", ".NET Framework 4.5", 8, 9, 0, netfx45 },
-	{ "netcore3", ".NET Core 3.x", 8, 8, 0, netcore3 },
-	{ "net5", ".NET 5", 8, 8, 1, net5 },
-	{ "net6", ".NET 6", 8, 8, 1, net6up },
-	{ "net7", ".NET 7", 8, 8, 1, net6up },
-	{ "net8", ".NET 8", 8, 8, 1, net6up },
-	{ "net9", ".NET 9", 8, 8, 1, net6up },
-	{ "net10", ".NET 10", 8, 8, 1, net6up },
+	{ "netfx4", ".NET Framework 4.6-4.8", 8, 9, 0, 0, netfx4 },
+	{ "netfx45", ".NET Framework 4.5", 8, 9, 0, 0, netfx45 },
+	{ "netcore3", ".NET Core 3.x", 8, 8, 0, 0, netcore3 },
+	{ "net5", ".NET 5", 8, 8, 1, 1, net5 },
+	{ "net6", ".NET 6", 8, 8, 1, 1, net6up },
+	{ "net7", ".NET 7", 8, 8, 1, 1, net6up },
+	{ "net8", ".NET 8", 8, 8, 1, 1, net6up },
+	{ "net9", ".NET 9", 8, 8, 1, 1, net6up },
+	{ "net10", ".NET 10", 8, 8, 1, 1, net6up },
 };
 const unsigned gen_nprofiles = sizeof gen_profiles / sizeof gen_profiles[0];
 

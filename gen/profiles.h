@@ -16,6 +16,9 @@ struct gen_profile {
 	unsigned pointer_size;     /* default; --pointer-size overrides */
 	unsigned clr_instance_id;
 	int has_poh;               /* pinned object heap (.NET 5+) */
+	/* Tiered compilation suspends the runtime to finish call counting
+	 * (.NET 5+: call-counting stubs are deleted with the runtime suspended). */
+	int tiering_suspends;
 	const char *const *symbols; /* NULL-terminated */
 };
 

@@ -88,6 +88,19 @@ int gen_values_index(const struct gen_values *v, const char *name, int member)
 	return -1;
 }
 
+int gen_field_index(unsigned event, const char *name, int member)
+{
+	const struct gcspec_field *f;
+
+	if (event >= GCSPEC_NEVENTS)
+		return -1;
+	f = gcspec_event_fields(&gcspec_events[event]);
+	for (unsigned i = 0; i < gcspec_events[event].nfields; i++)
+		if (f[i].is_member == (member ? 1 : 0) && strcmp(f[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
 int64_t gen_values_store(struct gen_values *v, const void *bytes, size_t len)
 {
 	uint32_t at = v->arena_used;

@@ -77,6 +77,8 @@ void gen_values_reset_shaped(struct gen_values *v, const struct gen_values_shape
 /* Template index of a top-level field (member == 0) or of a Struct member
  * (member == 1), or -1. */
 int gen_values_index(const struct gen_values *v, const char *name, int member);
+/* The same for any event-version, from the spec alone. */
+int gen_field_index(unsigned event, const char *name, int member);
 
 int gen_values_set_num(struct gen_values *v, const char *name, uint64_t value);
 int gen_values_set_double(struct gen_values *v, const char *name, double value);

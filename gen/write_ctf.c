@@ -62,6 +62,12 @@ struct ctf_writer {
 	struct stream *max_stream; /* the stream of the latest event that raised the time */
 	uint64_t max_ts;
 	uint8_t *fields;           /* typed field bytes of one event */
+	/* By spec event, learnt at its first event: 1 packed, 0 typed (-1: not
+	 * yet), and for a typed template of fixed-size fields alone their total
+	 * (its typed bytes are then the payload's), else -1. */
+	int8_t packed_of[GCSPEC_NEVENTS];
+	int32_t fixed_of[GCSPEC_NEVENTS];
+	uint64_t ns_per_tick;      /* when nanoseconds are a whole number of ticks, else 0 */
 };
 
 static void put16(uint8_t *p, uint16_t x)
@@ -89,6 +95,29 @@ static uint64_t ticks_to_ns(uint64_t ticks, uint64_t freq)
 	return ticks / freq * 1000000000u + ticks % freq * 1000000000u / freq;
 }
 
+/* ticks_to_ns once an event: a multiplication when the clock allows (the
+ * same value: ticks * (10^9 / freq) is exact then), no divisions. */
+static uint64_t event_ns(const struct ctf_writer *c, uint64_t ticks)
+{
+	if (c->ns_per_tick && ticks <= UINT64_MAX / c->ns_per_tick)
+		return ticks * c->ns_per_tick;
+	return ticks_to_ns(ticks, c->info.clock_frequency);
+}
+
+/* The spec event of ev: its spec_event when the header is that event's,
+ * else looked up (a mutator may have relabelled it). */
+static const struct gcspec_event *spec_of(const struct gen_event *ev)
+{
+	const struct gcspec_event *sp;
+
+	if (ev->spec_event < GCSPEC_NEVENTS) {
+		sp = &gcspec_events[ev->spec_event];
+		if (sp->provider == ev->provider && sp->id == ev->id && sp->version == ev->version)
+			return sp;
+	}
+	return gcspec_lookup(ev->provider, ev->id, ev->version);
+}
+
 static struct gen_writer *ctf_create(void)
 {
 	struct ctf_writer *c = calloc(1, sizeof *c);
@@ -101,6 +130,7 @@ static struct gen_writer *ctf_create(void)
 		return NULL;
 	}
 	memset(c->class_of, 0xff, sizeof c->class_of);
+	memset(c->packed_of, 0xff, sizeof c->packed_of);
 	return &c->base;
 }
 
@@ -119,6 +149,9 @@ static int ctf_begin_dir(struct gen_writer *w, const char *dir, const struct gen
 	c->uuid[6] = (uint8_t)((c->uuid[6] & 0x0F) | 0x40); /* a version-4 uuid */
 	c->uuid[8] = (uint8_t)((c->uuid[8] & 0x3F) | 0x80);
 	start_ns = ticks_to_ns(info->start_ticks, info->clock_frequency);
+	c->ns_per_tick = info->clock_frequency && info->clock_frequency <= 1000000000u &&
+			 1000000000u % info->clock_frequency == 0 ?
+			 1000000000u / info->clock_frequency : 0;
 	c->clock_offset_ns = info->start_unix_ns > start_ns ? info->start_unix_ns - start_ns : 0;
 	/* Sub-buffers of 128 KiB, smaller on machines with many processors so
 	 * the open packets stay a few MiB in all. */
@@ -233,10 +266,11 @@ static struct stream *get_stream(struct ctf_writer *c, uint32_t cpu)
 static int ctf_event(struct gen_writer *w, const struct gen_event *ev)
 {
 	struct ctf_writer *c = (struct ctf_writer *)w;
-	const struct gcspec_event *spec = gcspec_lookup(ev->provider, ev->id, ev->version);
-	int packed = !spec || ctfw_packed(spec);
+	const struct gcspec_event *spec = spec_of(ev);
+	int si = spec ? (int)(spec - gcspec_events) : -1, packed = 1;
 	long nfields = 0;
-	uint64_t ts = ticks_to_ns(ev->timestamp, c->info.clock_frequency);
+	const uint8_t *typed = c->fields;
+	uint64_t ts = event_ns(c, ev->timestamp);
 	struct stream *s;
 	size_t body, need;
 	int cid, extended;
@@ -245,12 +279,26 @@ static int ctf_event(struct gen_writer *w, const struct gen_event *ev)
 	if (ev->thread_id > 0x7FFFFFFF)
 		return gen_writer_fail(w, "ctf: thread id %llu does not fit LTTng's vtid (int32)",
 				       (unsigned long long)ev->thread_id);
-	if (!packed) {
-		nfields = ctfw_typed_fields(spec, ev->payload, ev->payload_len, c->info.pointer_size,
-					    c->fields, 2 * GEN_PAYLOAD_MAX + 64);
-		packed = nfields < 0;
+	if (si >= 0 && c->packed_of[si] < 0) {
+		long fixed = ctfw_fixed_size(spec, c->info.pointer_size);
+
+		c->packed_of[si] = (int8_t)ctfw_packed(spec);
+		c->fixed_of[si] = fixed >= 0 && fixed <= INT32_MAX ? (int32_t)fixed : -1;
 	}
-	cid = class_id(c, ev, spec ? (int)(spec - gcspec_events) : -1, packed);
+	if (si >= 0 && !c->packed_of[si]) {
+		if (c->fixed_of[si] >= 0) {
+			/* Fixed-size fields: the typed bytes are the payload's,
+			 * when it is exactly their size. */
+			packed = ev->payload_len != (uint32_t)c->fixed_of[si];
+			nfields = ev->payload_len;
+			typed = ev->payload;
+		} else {
+			nfields = ctfw_typed_fields(spec, ev->payload, ev->payload_len,
+						    c->info.pointer_size, c->fields, 2 * GEN_PAYLOAD_MAX + 64);
+			packed = nfields < 0;
+		}
+	}
+	cid = class_id(c, ev, si, packed);
 	if (cid < 0)
 		return gen_writer_fail(w, "out of memory");
 	if (!c->max_stream || ts > c->max_ts) {
@@ -296,7 +344,7 @@ static int ctf_event(struct gen_writer *w, const struct gen_event *ev)
 		put32(p + 4, ev->payload_len);  /* ____data___length */
 		memcpy(p + 8, ev->payload, ev->payload_len);
 	} else {
-		memcpy(p, c->fields, (size_t)nfields);
+		memcpy(p, typed, (size_t)nfields);
 	}
 	s->used += need;
 	if (!s->nevents || ts < s->ts_min)

@@ -430,4 +430,5 @@ const struct gen_writer_ops gen_write_model_ops = {
 	.event = model_event,
 	.end = model_end,
 	.destroy = model_destroy,
+	.needs_values = 1,
 };

@@ -20,6 +20,7 @@
 #include "nettrace_w.h"
 #include "nettrace_wbuf.h"
 #include "nettrace_wmeta.h"
+#include "nettrace_wsp.h"
 
 #define DEFAULT_BLOCK_BYTES 100000u
 /* V6 block sizes are 24 bits; keep every block well below that. */
@@ -39,6 +40,7 @@ struct ntw_thread {
 	uint64_t tid;
 	uint32_t seq;           /* last sequence number given */
 	uint64_t index;         /* V6 thread index (1-based) */
+	struct ntw_sp_thread sp;
 };
 
 struct ntw_meta {
@@ -64,6 +66,7 @@ struct nt_writer {
 	uint64_t min_ts, max_ts, last_ts;
 	struct ntw_prev prev;
 	uint32_t blocks_since_sp;
+	struct ntw_sp sp;              /* sp_every 0: where the runtime puts them */
 
 	struct ntw_meta *metas;
 	size_t nmetas, capmetas;
@@ -353,6 +356,7 @@ static struct ntw_thread *thread_of(struct nt_writer *w, uint64_t tid)
 	t->tid = tid;
 	t->seq = 0;
 	t->index = w->nthreads + 1;
+	memset(&t->sp, 0, sizeof t->sp);
 	if (map_put(&w->thread_map, tid, (uint32_t)w->nthreads))
 		return NULL;
 	w->last_thread = w->nthreads++;
@@ -490,6 +494,14 @@ unsigned gen_nettrace_stack_frames(uint32_t stack_id, uint64_t *ips, unsigned ma
 	return n;
 }
 
+/* Size of a stream stack's frames, as a runtime's event buffer holds them. */
+static uint32_t stack_bytes(const struct nt_writer *w, uint32_t stream_id)
+{
+	uint64_t ips[16];
+
+	return gen_nettrace_stack_frames(stream_id, ips, 16) * w->info.pointer_size;
+}
+
 static int stack_id_of(struct nt_writer *w, uint32_t stream_id, uint32_t *id)
 {
 	uint64_t ips[16];
@@ -551,14 +563,20 @@ static int encode_compressed(struct nt_writer *w, const struct gen_event *e,
 {
 	struct ntw_buf *b = &w->ev;
 	struct ntw_prev *p = &w->prev;
+	/* Everything read before the first byte is stored: stores through a
+	 * byte pointer may alias any of it, so the compiler would reload it. */
+	const uint32_t len = e->payload_len, proc = e->processor;
+	const uint64_t ts = e->timestamp, dts = ts - p->ts;
+	const uint32_t seq_delta = seq - p->seq - 1;
+	const uint8_t *payload = e->payload;
 	uint8_t flags = 0, *o;
 
 	/* One room check per event; the fields are then stored directly. */
-	if (ntw_reserve(b, MAX_COMPRESSED_HEADER + (size_t)e->payload_len))
+	if (ntw_reserve(b, MAX_COMPRESSED_HEADER + (size_t)len))
 		return -1;
 	if (meta != p->meta_id)
 		flags |= 1;
-	if (seq != p->seq + 1 || tref != p->ctid || e->processor != p->proc)
+	if (seq_delta || tref != p->ctid || proc != p->proc)
 		flags |= 2;
 	if (tref != p->tid)
 		flags |= 4;
@@ -566,35 +584,35 @@ static int encode_compressed(struct nt_writer *w, const struct gen_event *e,
 		flags |= 8;
 	if (sorted)
 		flags |= 64;
-	if (e->payload_len != p->payload_len)
+	if (len != p->payload_len)
 		flags |= 128;
+	p->meta_id = meta;
+	p->seq = seq;
+	p->ctid = p->tid = tref;
+	p->proc = proc;
+	p->stack = stack;
+	p->ts = ts;
+	p->payload_len = len;
 	o = b->data + b->len;
 	*o++ = flags;
 	if (flags & 1)
 		o = put_varuint(o, meta);
 	/* The reader adds one after the delta (the event's metadata id is not 0). */
 	if (flags & 2) {
-		o = put_varuint(o, (uint32_t)(seq - p->seq - 1));
+		o = put_varuint(o, seq_delta);
 		o = put_varuint(o, tref);
-		o = put_varuint(o, e->processor);
+		o = put_varuint(o, proc);
 	}
 	if (flags & 4)
 		o = put_varuint(o, tref);
 	if (flags & 8)
 		o = put_varuint(o, stack);
-	o = put_varuint(o, e->timestamp - p->ts);
+	o = put_varuint(o, dts);
 	if (flags & 128)
-		o = put_varuint(o, e->payload_len);
-	if (e->payload_len)
-		memcpy(o, e->payload, e->payload_len);
-	b->len = (size_t)(o - b->data) + e->payload_len;
-	p->meta_id = meta;
-	p->seq = seq;
-	p->ctid = p->tid = tref;
-	p->proc = e->processor;
-	p->stack = stack;
-	p->ts = e->timestamp;
-	p->payload_len = e->payload_len;
+		o = put_varuint(o, len);
+	if (len)
+		memcpy(o, payload, len);
+	b->len = (size_t)(o - b->data) + len;
 	return 0;
 }
 
@@ -652,7 +670,14 @@ static int nt_event(struct gen_writer *gw, const struct gen_event *e)
 			return fail(w, "out of memory");
 	}
 	t = thread_of(w, e->thread_id);
-	if (!t || stack_id_of(w, e->stack_id, &stack))
+	if (!t)
+		return fail(w, "out of memory");
+	/* Before the stack lookup: a sequence point ends the stack region. */
+	if (!w->o.sp_every && ntw_sp_event(&w->sp, &t->sp, e->timestamp, e->payload_len,
+					  e->stack_id ? stack_bytes(w, e->stack_id) : 0) &&
+	    sequence_point(w))
+		return -1;
+	if (stack_id_of(w, e->stack_id, &stack))
 		return fail(w, "out of memory");
 	t->seq++;
 	tref = w->o.version >= 6 ? t->index : t->tid;
@@ -756,6 +781,7 @@ static int nt_begin(struct gen_writer *gw, FILE *out, const struct gen_stream_in
 		w->o.block_bytes = DEFAULT_BLOCK_BYTES;
 	if (w->o.block_bytes > MAX_BLOCK_BYTES)
 		w->o.block_bytes = MAX_BLOCK_BYTES;
+	ntw_sp_init(&w->sp, info->pointer_size, info->clock_frequency);
 	if (trace_header(w) || start_event_block(w) || start_meta_block(w))
 		return -1;
 	if (w->o.metadata_upfront)
@@ -796,7 +822,7 @@ static void nt_destroy(struct gen_writer *gw)
 }
 
 /* gcgen --writer-option: the layout choices a runtime does not make but the
- * format allows (small blocks, frequent sequence points, uncompressed
+ * format allows (small blocks, frequent or no sequence points, uncompressed
  * headers, all metadata first), for files that exercise readers. */
 static int nt_option(struct gen_writer *gw, const char *key, const char *value)
 {
@@ -811,6 +837,10 @@ static int nt_option(struct gen_writer *gw, const char *key, const char *value)
 			 "sp-every, uncompressed, metadata-upfront)", key);
 		return -1;
 	}
+	if (strcmp(key, "sp-every") == 0 && strcmp(value, "end") == 0) {
+		w->o.sp_every = GEN_NETTRACE_SP_END;
+		return 0;
+	}
 	if (!*value || *end || *value == '-') {
 		snprintf(gw->error, sizeof gw->error, "nettrace: option %s wants a number, not '%s'",
 			 key, value);
@@ -818,7 +848,7 @@ static int nt_option(struct gen_writer *gw, const char *key, const char *value)
 	}
 	if (strcmp(key, "block-bytes") == 0 && v >= 1 && v <= MAX_BLOCK_BYTES)
 		w->o.block_bytes = (uint32_t)v;
-	else if (strcmp(key, "sp-every") == 0 && v <= 0xFFFFFFFFul)
+	else if (strcmp(key, "sp-every") == 0 && v < GEN_NETTRACE_SP_END)
 		w->o.sp_every = (uint32_t)v;
 	else if (strcmp(key, "uncompressed") == 0 && v <= 1)
 		w->o.uncompressed = (int)v;
@@ -826,7 +856,7 @@ static int nt_option(struct gen_writer *gw, const char *key, const char *value)
 		w->o.metadata_upfront = (int)v;
 	else {
 		snprintf(gw->error, sizeof gw->error, "nettrace: %s=%s is out of range "
-			 "(block-bytes=1..%u, sp-every=N, uncompressed=0|1, metadata-upfront=0|1)",
+			 "(block-bytes=1..%u, sp-every=N|end, uncompressed=0|1, metadata-upfront=0|1)",
 			 key, value, MAX_BLOCK_BYTES);
 		return -1;
 	}

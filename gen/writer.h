@@ -83,6 +83,10 @@ struct gen_writer_ops {
 	 * the output path and renames into place when the run succeeds. The
 	 * writer copies dir if it keeps it. */
 	int (*begin_dir)(struct gen_writer *w, const char *dir, const struct gen_stream_info *info);
+	/* 1: the writer records field values (ev->values): the model stream.
+	 * Writers of bytes alone leave it 0, and gcgen then writes payloads
+	 * in place without keeping values (emit.h's direct mode). */
+	int needs_values;
 };
 
 /* The writer table (gen/writer_table.c): the ops for a --format name, or

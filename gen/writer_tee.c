@@ -93,6 +93,7 @@ static const struct gen_writer_ops tee_ops = {
 	.end = tee_end,
 	.destroy = tee_destroy,
 	.option = tee_option,
+	.needs_values = 1,
 };
 
 struct gen_writer *gen_writer_tee(struct gen_writer *a, struct gen_writer *b, FILE *b_out)

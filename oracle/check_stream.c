@@ -50,6 +50,7 @@ struct inst {
 	int has_last_count;
 	uint32_t last_count;
 	int susp, susp_seen;
+	int susp_begun;             /* a GCSuspendEEBegin was seen */
 	uint32_t susp_count;
 	int susp_served;            /* a GCStart arrived inside it */
 	uint64_t susp_index, susp_offset;
@@ -409,7 +410,11 @@ static OR_NOINLINE void suspension(struct or_ctx *ctx, struct inst *in, unsigned
                        const struct or_evinfo *ei)
 {
 	const char *sym = dec->spec->symbol;
-	int first = !in->susp_seen;
+	/* Before any begin, an end or restart is the trace's edge: the trace
+	 * began inside that suspension. Not only its first event: when
+	 * threads' suspensions interleave, a trace that begins while one
+	 * restarts and another waits shows both ends without their begins. */
+	int first = !in->susp_begun;
 
 	in->susp_seen = 1;
 	switch (kind) {
@@ -417,6 +422,7 @@ static OR_NOINLINE void suspension(struct or_ctx *ctx, struct inst *in, unsigned
 		uint32_t count = (uint32_t)val(dec, ei->count, 0xFFFFFFFFu);
 
 		ctx->stats.suspensions++;
+		in->susp_begun = 1;
 		/* Real runtimes never write a GC suspension Count above the
 		 * latest GCStart's Count; Count 0xFFFFFFFF marks a suspension
 		 * that serves no GC. */
@@ -491,7 +497,10 @@ static OR_NOINLINE void suspension(struct or_ctx *ctx, struct inst *in, unsigned
 				    "GCSuspendEEEnd while the runtime is %s",
 				    susp_names[in->susp]);
 		}
+		/* Whoever ends the suspension holds the runtime, even when its
+		 * begin was lost: other threads' begins then wait for it. */
 		in->susp = S_SUSPENDED;
+		in->susp_thread = ev->thread_id;
 		return;
 	}
 	case OR_K_RESTART_BEGIN:

@@ -3,7 +3,8 @@
 NETTRACE_TEST_LIBS = gen/libgcnettrace_w.a oracle/libgcnettrace_r.a gen/libgcspec.a
 NETTRACE_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/oracle -I$(top_srcdir)/tests
 
-check_PROGRAMS += tests/nettrace/roundtrip tests/nettrace/faults tests/nettrace/ntdump
+check_PROGRAMS += tests/nettrace/roundtrip tests/nettrace/faults tests/nettrace/ntdump \
+	tests/nettrace/sp_model
 tests_nettrace_roundtrip_SOURCES = tests/nettrace/roundtrip.c tests/nettrace/ntcommon.h
 tests_nettrace_roundtrip_CPPFLAGS = $(NETTRACE_TEST_CPPFLAGS)
 tests_nettrace_roundtrip_LDADD = $(NETTRACE_TEST_LIBS)
@@ -14,7 +15,11 @@ tests_nettrace_ntdump_SOURCES = tests/nettrace/ntdump.c
 tests_nettrace_ntdump_CPPFLAGS = $(NETTRACE_TEST_CPPFLAGS)
 tests_nettrace_ntdump_LDADD = $(NETTRACE_TEST_LIBS)
 
-TESTS += tests/nettrace/roundtrip tests/nettrace/faults
+tests_nettrace_sp_model_SOURCES = tests/nettrace/sp_model.c
+tests_nettrace_sp_model_CPPFLAGS = $(NETTRACE_TEST_CPPFLAGS) -I$(top_srcdir)/gen
+tests_nettrace_sp_model_LDADD = $(NETTRACE_TEST_LIBS)
+
+TESTS += tests/nettrace/roundtrip tests/nettrace/faults tests/nettrace/sp_model
 
 # gcgen's nettrace shape flags: the shape changes, the decoded events do not.
 TESTS += tests/nettrace/gcgen_shapes.py

@@ -37,6 +37,31 @@ for profile in $("$gcgen" --list-profiles | awk '{print $1}'); do
 		done
 	done
 done
+# Server GC in every profile: joins restarted under pseudo-heaps 100 and 200,
+# and from .NET 5 a tiering thread's suspensions interleaving with the GC's
+# (docs/real-runtime.md): what real runtimes do raises no error.
+for profile in $("$gcgen" --list-profiles | awk '{print $1}'); do
+	for format in $formats; do
+		n=$((n + 1))
+		bad=""
+		s=1
+		while [ $s -le 5 ]; do
+			if ! "$gcgen" -q --profile "$profile" --heaps 2 --format "$format" --seed $s \
+				--gcs 20 -o "$work/sv" 2>"$work/err"; then
+				bad="gcgen failed: $(head -1 "$work/err")"; break
+			fi
+			if ! "$oracle" --quiet "$work/sv" >"$work/out" 2>&1; then
+				bad="seed $s: $(grep -m3 'GC-' "$work/out" | tr '\n' ' ')"; break
+			fi
+			s=$((s + 1))
+		done
+		if [ -z "$bad" ]; then
+			echo "ok $n - $profile server GC (2 heaps) $format: 5 seeds, zero errors"
+		else
+			echo "not ok $n - $profile server GC (2 heaps) $format: $bad"; fail=1
+		fi
+	done
+done
 # Server GC, from one heap to more than 64 (GC threads, joins, per-heap
 # histories and marks per heap), every keyword on: zero errors.
 for heaps in 1 2 64 130; do

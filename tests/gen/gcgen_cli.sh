@@ -37,6 +37,41 @@ for p in netfx4 netcore3 net5 net8 net10; do
 	done
 done
 
+# A container writer alone gets payloads written in place (no field values
+# kept: emit.h's direct mode); with --values it gets them encoded from
+# values. The container's bytes are the same either way.
+r=0
+for f in nettrace-v5 nettrace-v6 etl ctf; do
+	for args in "--gcs 40" "--gcs 20 --heaps 3 -k 0xFFFFFFFFFFFFFFFF --stacks" "--gcs 30 -p netfx4 --pointer-size 4"; do
+		rm -rf "$t/d1" "$t/d2"
+		"$gcgen" -q -f $f $args -o "$t/d1" && "$gcgen" -q -f $f $args -o "$t/d2" --values "$t/d2.values" &&
+			diff -r "$t/d1" "$t/d2" > /dev/null || { r=1; echo "# $f $args differ"; }
+	done
+done
+rm -rf "$t/d1" "$t/d2" "$t/d2.values"
+ok $r "payloads written in place are the bytes encoded from values (nettrace V5/V6, etl, ctf)"
+
+# What real runtimes were seen to do (docs/real-runtime.md), in realistic
+# streams: live handles set again and set to null; server GC joins restarted
+# under pseudo-heaps 100 and 200 (JoinID 0xFFFFFFFF); on .NET 5 and later a
+# tiering thread's GCSuspendEEBegin while a GC's suspension is open (not on
+# .NET Framework, nor in workstation GC); pinned objects held by no handle.
+# realism NAME ARGS...: the counts model_check --realism gives.
+realism() {
+	"$gcgen" -q --gcs 200 "$@" -o "$t/real" && "$check" "$t/real" --realism > "$t/realism"
+}
+count() { awk -v k="$1" '$1 == k {print $2}' "$t/realism"; }
+realism -p net10 --heaps 2 &&
+	[ "$(count handle-set-again)" -gt 0 ] && [ "$(count handle-set-null)" -gt 0 ] &&
+	[ "$(count join-restart-100)" -gt 0 ] && [ "$(count join-restart-200)" -gt 0 ] &&
+	[ "$(count suspend-interleaved)" -gt 0 ] && [ "$(count pin-not-handle)" -gt 0 ]
+ok $? "net10 server GC: handles set again and to null, restarts under heaps 100 and 200, interleaved suspensions, pins without a handle ($(tr '\n' ' ' < "$t/realism"))"
+realism -p netfx4 --heaps 2 && [ "$(count suspend-interleaved)" = 0 ] &&
+	[ "$(count join-restart-100)" -gt 0 ] && [ "$(count handle-set-again)" -gt 0 ]
+ok $? "netfx4 server GC: joins restart under heap 100, no tiering thread interleaves"
+realism -p net10 && [ "$(count suspend-interleaved)" = 0 ] && [ "$(count join-restart-100)" = 0 ]
+ok $? "net10 workstation GC: no joins, no interleaved suspensions"
+
 "$gcgen" --mode exhaustive --coverage -o "$t/x" 2> "$t/cov"
 grep -q "^event-versions: \([0-9]*\)/\1$" "$t/cov"
 ok $? "exhaustive mode writes every event-version ($(grep '^event-versions' "$t/cov"))"

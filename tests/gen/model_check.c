@@ -3,7 +3,9 @@
  * and checks, as TAP: the header; every event item's keys; and with
  * --ordering the GC ordering rules of realistic streams (pairs, counts,
  * depths, suspensions, heap stats after GCEnd, timestamps per thread).
- * With --names it prints "name count" per event symbol instead.
+ * With --names it prints "name count" per event symbol instead; with
+ * --realism, "behaviour count" for what real runtimes were seen to do
+ * (docs/real-runtime.md), so tests can require them of realistic streams.
  */
 #include <cbor.h>
 #include <stdio.h>
@@ -63,12 +65,19 @@ static void sget(cbor_item_t *map, const char *key, char *out, size_t cap)
 	out[n] = 0;
 }
 
-#define MAXT 64
+#define MAXT 512
+#define MAXS 16
 struct names { char name[64]; unsigned long n; };
 
 int main(int argc, char **argv)
 {
-	int ordering = 0, names_mode = 0;
+	int ordering = 0, names_mode = 0, realism = 0;
+	/* --realism: live handles, open suspensions by thread, and counts. */
+	static uint64_t live[4096];
+	unsigned nlive = 0, nopen = 0;
+	uint64_t open_thr[MAXS];
+	unsigned long set_again = 0, set_null = 0, restart100 = 0, restart200 = 0;
+	unsigned long interleaved = 0, pin_not_handle = 0;
 	size_t len, off = 0;
 	unsigned char *buf;
 	unsigned long nev = 0, bad_items = 0, bad_order = 0;
@@ -78,7 +87,14 @@ int main(int argc, char **argv)
 	unsigned nnames = 0;
 	/* GC state */
 	uint64_t gc_count[2] = { 0, 0 }, gc_depth[2] = { 0, 0 }, last_start = 0;
-	int gc_type[2] = { -1, -1 }, ngc = 0, suspended = 0, just_ended = 0;
+	int gc_type[2] = { -1, -1 }, ngc = 0, just_ended = 0;
+	/* Suspensions per thread (0 none, 1 suspending, 2 suspended, 3
+	 * restarting): the runtime fires GCSuspendEEBegin before it takes the
+	 * suspension lock and GCRestartEEEnd after it lets go, so threads'
+	 * suspensions interleave, but one thread at a time holds the runtime,
+	 * from its GCSuspendEEEnd to its GCRestartEEBegin. */
+	uint64_t sthr[MAXS], holder = 0;
+	int sstate[MAXS], nsthr = 0, held = 0, open_susp = 0;
 	char first_err[256] = "";
 
 	if (argc < 2)
@@ -86,6 +102,7 @@ int main(int argc, char **argv)
 	for (int i = 2; i < argc; i++) {
 		ordering |= strcmp(argv[i], "--ordering") == 0;
 		names_mode |= strcmp(argv[i], "--names") == 0;
+		realism |= strcmp(argv[i], "--realism") == 0;
 	}
 	buf = slurp(argv[1], &len);
 	if (!buf) {
@@ -106,7 +123,7 @@ int main(int argc, char **argv)
 			char fmt[32];
 
 			sget(it, "format", fmt, sizeof fmt);
-			if (!names_mode)
+			if (!names_mode && !realism)
 				tap_ok(cbor_isa_map(it) && strcmp(fmt, "gcconform-model") == 0 &&
 				       uget(it, "version") == 1, "header is a gcconform-model v1 map");
 			cbor_decref(&it);
@@ -128,6 +145,51 @@ int main(int argc, char **argv)
 				strcpy(names[nnames++].name, name);
 			if (k < 512)
 				names[k].n++;
+		}
+		if (realism && get(it, "fields")) {
+			cbor_item_t *f = get(it, "fields");
+			uint64_t t = uget(it, "thread");
+			unsigned k;
+
+			if (!strcmp(name, "SetGCHandle")) {
+				uint64_t h = uget(f, "HandleID");
+
+				for (k = 0; k < nlive && live[k] != h; k++)
+					;
+				if (k < nlive)
+					set_again++;
+				else if (nlive < 4096)
+					live[nlive++] = h;
+				set_null += uget(f, "ObjectID") == 0;
+			} else if (!strcmp(name, "DestroyGCHandle")) {
+				uint64_t h = uget(f, "HandleID");
+
+				for (k = 0; k < nlive && live[k] != h; k++)
+					;
+				if (k < nlive)
+					live[k] = live[--nlive];
+			} else if (!strcmp(name, "PinObjectAtGCTime")) {
+				uint64_t h = uget(f, "HandleID");
+
+				for (k = 0; k < nlive && live[k] != h; k++)
+					;
+				pin_not_handle += k == nlive;
+			} else if (!strncmp(name, "GCJoin", 6) && uget(f, "JoinType") == 2 &&
+				   uget(f, "JoinID") == 0xFFFFFFFFu) {
+				restart100 += uget(f, "Heap") == 100;
+				restart200 += uget(f, "Heap") == 200;
+			} else if (!strncmp(name, "GCSuspendEEBegin", 16)) {
+				for (k = 0; k < nopen && open_thr[k] != t; k++)
+					;
+				interleaved += k == nopen && nopen > 0;
+				if (k == nopen && nopen < MAXS)
+					open_thr[nopen++] = t;
+			} else if (!strncmp(name, "GCRestartEEEnd", 14)) {
+				for (k = 0; k < nopen && open_thr[k] != t; k++)
+					;
+				if (k < nopen)
+					open_thr[k] = open_thr[--nopen];
+			}
 		}
 		if (ordering) {
 			uint64_t t = uget(it, "thread"), stamp = uget(it, "timestamp");
@@ -181,32 +243,56 @@ int main(int argc, char **argv)
 			} else if (!strcmp(base, "GCHeapStats")) {
 				if (!just_ended && ngc == 0)
 					ERR("event %lu: GCHeapStats outside GC", nev - 1);
-			} else if (!strcmp(base, "GCSuspendEEBegin") && f) {
-				if (suspended)
-					ERR("event %lu: nested suspension", nev - 1);
-				suspended = 1;
-				/* The runtime writes the GC index it had: the latest GCStart's. */
-				if (uget(f, "Reason") == 1 && get(f, "Count") && uget(f, "Count") != last_start)
-					ERR("event %lu: suspension count %llu, latest GC %llu", nev - 1,
-					    (unsigned long long)uget(f, "Count"), (unsigned long long)last_start);
-			} else if (!strcmp(base, "GCSuspendEEEnd")) {
-				if (suspended != 1)
-					ERR("event %lu: SuspendEEEnd without begin", nev - 1);
-				suspended = 2;
-			} else if (!strcmp(base, "GCRestartEEBegin")) {
-				if (suspended != 2)
-					ERR("event %lu: restart without suspension", nev - 1);
-				suspended = 3;
-			} else if (!strcmp(base, "GCRestartEEEnd")) {
-				if (suspended != 3)
-					ERR("event %lu: RestartEEEnd without begin", nev - 1);
-				suspended = 0;
+			} else if (!strncmp(base, "GCSuspendEE", 11) || !strncmp(base, "GCRestartEE", 11)) {
+				int *st = NULL;
+
+				for (k = 0; k < (unsigned)nsthr && sthr[k] != t; k++)
+					;
+				if (k == (unsigned)nsthr && nsthr < MAXS)
+					sthr[nsthr] = t, sstate[nsthr++] = 0;
+				if (k < MAXS)
+					st = &sstate[k];
+				if (!st) {
+					ERR("event %lu: too many suspending threads", nev - 1);
+				} else if (!strcmp(base, "GCSuspendEEBegin") && f) {
+					if (*st)
+						ERR("event %lu: nested suspension", nev - 1);
+					*st = 1;
+					open_susp++;
+					/* The runtime writes the GC index it had: the latest GCStart's. */
+					if (uget(f, "Reason") == 1 && get(f, "Count") && uget(f, "Count") != last_start)
+						ERR("event %lu: suspension count %llu, latest GC %llu", nev - 1,
+						    (unsigned long long)uget(f, "Count"), (unsigned long long)last_start);
+				} else if (!strcmp(base, "GCSuspendEEEnd")) {
+					if (*st != 1)
+						ERR("event %lu: SuspendEEEnd without begin", nev - 1);
+					if (held)
+						ERR("event %lu: SuspendEEEnd while thread %llu holds the runtime", nev - 1,
+						    (unsigned long long)holder);
+					*st = 2, held = 1, holder = t;
+				} else if (!strcmp(base, "GCRestartEEBegin")) {
+					if (*st != 2)
+						ERR("event %lu: restart without suspension", nev - 1);
+					*st = 3, held = 0;
+				} else if (!strcmp(base, "GCRestartEEEnd")) {
+					if (*st != 3)
+						ERR("event %lu: RestartEEEnd without begin", nev - 1);
+					*st = 0;
+					open_susp--;
+				}
 			} else if (!strcmp(base, "GCGlobalHeapHistory") || !strcmp(base, "GCPerHeapHistory")) {
 				if (ngc == 0)
 					ERR("event %lu: heap history outside GC", nev - 1);
 			}
 		}
 		cbor_decref(&it);
+	}
+	if (realism) {
+		printf("handle-set-again %lu\nhandle-set-null %lu\njoin-restart-100 %lu\n"
+		       "join-restart-200 %lu\nsuspend-interleaved %lu\npin-not-handle %lu\n",
+		       set_again, set_null, restart100, restart200, interleaved, pin_not_handle);
+		free(buf);
+		return 0;
 	}
 	if (names_mode) {
 		for (unsigned k = 0; k < nnames; k++)
@@ -218,7 +304,7 @@ int main(int argc, char **argv)
 	tap_ok(nev > 1, "the stream has events");
 	if (ordering) {
 		tap_ok(bad_order == 0 && !first_err[0], "ordering rules hold (%s)", first_err[0] ? first_err : "ok");
-		tap_ok(ngc == 0 && suspended == 0, "no GC or suspension left open");
+		tap_ok(ngc == 0 && open_susp == 0, "no GC or suspension left open");
 	}
 	free(buf);
 	return tap_done();

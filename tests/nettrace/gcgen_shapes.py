@@ -12,10 +12,15 @@ For V5 and V6, every option (and all of them together) must:
                                (the default: every one compressed)
       --block-bytes 4096       more, smaller EventBlocks than the default
       --sp-every 1             a sequence point after every EventBlock (the
-                               default: only the one at the end)
+                               default, in a short stream: only the one at
+                               the end)
       --metadata upfront       every metadata block before the first EventBlock,
                                describing every spec event (first-use: a
                                metadata block comes after an EventBlock)
+By default sequence points go where the runtime puts them (every 10 MiB of
+its thread buffers, gen/nettrace_wsp.h): a long stream gets several, each
+after more than 1 MB and at most 10 MiB of EventBlocks, and --sp-every end
+leaves only the final one; both read back as the same events.
 Bad option values are usage errors (exit 2), and so are the options with a
 format that is not nettrace.
 """
@@ -176,8 +181,37 @@ with tempfile.TemporaryDirectory() as tmp:
            f"{fmt} --metadata upfront: {meta['upfront']} metadata records, every spec event "
            f"(first-use: {meta['small']}, the event types the stream uses)")
 
+    ntdump = os.path.join(top_builddir, "tests", "nettrace", "ntdump")
+    for fmt in ("nettrace-v5", "nettrace-v6"):
+        runs = {}
+        for name, opts in (("runtime", []), ("end", ["--sp-every", "end"])):
+            path = os.path.join(tmp, f"{fmt}-long-{name}.nettrace")
+            subprocess.run([gcgen, "-q", "--format", fmt, "--seed", "3", "--gcs", "8000",
+                            *opts, "-o", path], check=True)
+            summary = subprocess.run([ntdump, path], capture_output=True, text=True).stdout
+            rc = subprocess.run([oracle, "--quiet", path], capture_output=True).returncode
+            runs[name] = (blocks(path), summary.split(" diagnostics=")[0].split(" ", 2)[2], rc)
+            os.unlink(path)
+        bl = runs["runtime"][0]
+        gaps, since = [], 0
+        for kind, size, _ in bl:
+            if kind == "EventBlock":
+                since += size
+            elif kind == "SPBlock":
+                gaps.append(since)
+                since = 0
+        ok(len(gaps) >= 3 and all(1e6 < g <= 10 << 20 for g in gaps[:-1]),
+           f"{fmt} default: sequence points where the runtime puts them, {len(gaps)} in "
+           f"{sum(s for k, s, _ in bl if k == 'EventBlock')} bytes of EventBlocks, "
+           f"{min(gaps[:-1] or [0])} to {max(gaps[:-1] or [0])} bytes apart", str(gaps))
+        end_bl = runs["end"][0]
+        ok(count(end_bl, "SPBlock") == 1 and end_bl[-1][0] in ("SPBlock", "EndOfStream")
+           and runs["end"][1] == runs["runtime"][1] and runs["end"][2] == 0 == runs["runtime"][2],
+           f"{fmt} --sp-every end: only the final sequence point, the same events "
+           f"({runs['end'][1]}), both clean")
+
     usage = [["--block-bytes", "0"], ["--block-bytes", "8388609"], ["--metadata", "late"],
-             ["--sp-every", "x"], ["--format", "cbor", "--uncompressed-headers"],
+             ["--sp-every", "x"], ["--sp-every", "ends"], ["--format", "cbor", "--uncompressed-headers"],
              ["--format", "cbor", "--metadata", "upfront"]]
     for args in usage:
         p = subprocess.run([gcgen, *args, "--gcs", "1", "-o", os.path.join(tmp, "u")],
