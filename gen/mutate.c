@@ -1064,7 +1064,12 @@ static int fallback(struct gen_mutator *m, struct slot *s)
 
 			early.timestamp = at->timestamp - 1;
 			expect(m, "GC-S023", here(m), 0);
-			return inject_send(m, &early, -1, 0);
+			TRY_INJECT(inject_send(m, &early, -1, 0));
+			/* Later injections keep the stream's time: a reader that
+			 * orders by time (nettrace) would otherwise move them
+			 * before the faults injected earlier. */
+			m->last.timestamp = early.timestamp + 1;
+			return 0;
 		}
 	case C_TRACE_ENDS_IN_GC:
 		expect(m, "GC-S003", here(m), 0);
@@ -1254,35 +1259,47 @@ unsigned gen_mutator_nexpected(const struct gen_mutator *m)
 	return m->nexpected;
 }
 
+static unsigned fallback_pass(int cls)
+{
+	return cls == C_TS_BACKWARDS ? 1 : cls == C_TRACE_ENDS_IN_GC ? 2 : 0;
+}
+
+static int run_fallback(struct gen_mutator *m, struct slot *s)
+{
+	int r;
+
+	if (!m->index) {
+		snprintf(m->sink.error, sizeof m->sink.error,
+			 "fault class %s: the stream is empty", gen_mutation_classes[s->cls].name);
+		return -1;
+	}
+	m->cur = s;
+	r = fallback(m, s);
+	m->cur = NULL;
+	if (r < 0) {
+		if (!m->sink.error[0])
+			snprintf(m->sink.error, sizeof m->sink.error, "mutation %s failed",
+				 gen_mutation_classes[s->cls].name);
+		return -1;
+	}
+	DONE(s);
+	return 0;
+}
+
 int gen_mutator_finish(struct gen_mutator *m)
 {
 	for (unsigned k = 0; k < m->nslots; k++)
 		if (m->slots[k].state == 1 && m->slots[k].cls == C_TRACE_ENDS_IN_GC)
 			m->slots[k].state = 2;
 	/* Classes whose target never came (or whose fault had no
-	 * consequence yet): their fault goes at the end. */
-	for (unsigned k = 0; k < m->nslots; k++) {
-		struct slot *s = &m->slots[k];
-		int r;
-
-		if (s->must)
-			continue;
-		if (!m->index) {
-			snprintf(m->sink.error, sizeof m->sink.error,
-				 "fault class %s: the stream is empty", gen_mutation_classes[s->cls].name);
-			return -1;
-		}
-		m->cur = s;
-		r = fallback(m, s);
-		m->cur = NULL;
-		if (r < 0) {
-			if (!m->sink.error[0])
-				snprintf(m->sink.error, sizeof m->sink.error, "mutation %s failed",
-					 gen_mutation_classes[s->cls].name);
-			return -1;
-		}
-		DONE(s);
-	}
+	 * consequence yet): their fault goes at the end. The event put back
+	 * in time goes after the others and before the trace's end, so that
+	 * a reader ordering by time moves it past no other fault. */
+	for (unsigned pass = 0; pass < 3; pass++)
+		for (unsigned k = 0; k < m->nslots; k++)
+			if (!m->slots[k].must && fallback_pass(m->slots[k].cls) == pass &&
+			    run_fallback(m, &m->slots[k]) < 0)
+				return -1;
 	if (m->expect && fflush(m->expect) != 0) {
 		snprintf(m->sink.error, sizeof m->sink.error, "cannot write the expect file");
 		return -1;

@@ -4,9 +4,10 @@
 # exactly (gcoracle --expect), in every container gcgen writes. Classes act
 # one after another (docs/faults.md), so each must still record its own
 # fault: a run records at least one required diagnostic per class.
-#   COMBO_ALL_SEEDS  seeds of --mutate all per container (default 10; half
-#                    with 100 GCs, where later classes go to the stream's
-#                    end, half with 400, where every class finds its target)
+#   COMBO_ALL_SEEDS  seeds of --mutate all per container (default 10; a
+#                    third with 50 GCs, where most classes go to the
+#                    stream's end, a third with 100, where later ones do,
+#                    a third with 400, where every class finds its target)
 #   COMBO_RUNS       random lists per container (default 100 for cbor, a
 #                    quarter of that for the others)
 #   CROSS_FORMATS    containers (default: gcgen --list-formats)
@@ -41,8 +42,7 @@ for format in $formats; do
 	bad=""
 	s=1
 	while [ $s -le "$all_seeds" ]; do
-		gcs=100
-		[ $((s % 2)) = 0 ] && gcs=400
+		case $((s % 3)) in 0) gcs=400 ;; 1) gcs=50 ;; *) gcs=100 ;; esac
 		check --format "$format" --mutate all --seed $s --gcs $gcs || break
 		must=$(grep -vc '"may"' "$work/e")
 		if [ "$must" -lt "$nclasses" ]; then
