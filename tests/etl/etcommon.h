@@ -14,6 +14,7 @@
 
 #include "etl_r.h"
 #include "etl_w.h"
+#include "../diag_collect.h"
 #include "gcspec.h"
 #include "mutate_etl.h"
 
@@ -127,37 +128,6 @@ static inline uint8_t *et_write(const struct et_stream *st, const struct gen_etl
 	return et_write_to(st, o, ps, len, NULL);
 }
 
-struct et_diags {
-	unsigned n, errors;
-	char code[64][8];
-	uint64_t offset[64];
-	int quiet;
-};
-
-static inline void et_report(void *arg, unsigned code, uint64_t event, uint64_t offset,
-                             const char *msg)
-{
-	struct et_diags *d = arg;
-
-	(void)event;
-	if (d->n < 64) {
-		snprintf(d->code[d->n], sizeof d->code[0], "%s", gcspec_diags[code].code);
-		d->offset[d->n] = offset;
-	}
-	d->n++;
-	if (gcspec_diags[code].severity == GCSPEC_ERROR)
-		d->errors++;
-	if (!d->quiet)
-		printf("# %s @%llu: %s\n", gcspec_diags[code].code, (unsigned long long)offset, msg);
-}
-
-static inline int et_has(const struct et_diags *d, const char *code, uint64_t off, int exact)
-{
-	for (unsigned i = 0; i < d->n && i < 64; i++)
-		if (!strcmp(d->code[i], code) && (!exact || d->offset[i] == off))
-			return 1;
-	return 0;
-}
 
 static inline uint32_t et_le32(const uint8_t *p)
 {

@@ -60,7 +60,7 @@ static int write_big(unsigned long n, const char *path, unsigned ps)
 
 int main(int argc, char **argv)
 {
-	struct et_diags d = { 0 };
+	struct test_diags d = { 0 };
 	struct or_stream_info info;
 	struct etr_counts c;
 	struct etr_reader *r;
@@ -83,7 +83,7 @@ int main(int argc, char **argv)
 	}
 	d.quiet = getenv("ETLDUMP_VERBOSE") == NULL;
 	t0 = now();
-	r = etr_open(f, et_report, &d, &info);
+	r = etr_open(f, test_diags_report, &d, &info);
 	if (!r) {
 		printf("open failed diagnostics=%u first=%s\n", d.n, d.n ? d.code[0] : "-");
 		return 1;

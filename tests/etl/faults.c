@@ -13,7 +13,7 @@
 static struct et_stream st;
 
 struct readout {
-	struct et_diags d;
+	struct test_diags d;
 	unsigned events;
 	uint64_t ends[ET_MAXEV]; /* one past each event's payload */
 	int opened;
@@ -32,7 +32,7 @@ static void read_all(const uint8_t *buf, size_t len, struct readout *o)
 		fclose(f);
 		f = tmpfile();
 	}
-	r = etr_open(f, et_report, &o->d, &info);
+	r = etr_open(f, test_diags_report, &o->d, &info);
 	o->opened = r != NULL;
 	if (r) {
 		while (etr_next(r, &ev) == OR_EVENT) {
@@ -58,7 +58,7 @@ static void faults(const char *label, const uint8_t *base, size_t len, unsigned 
 				continue;
 			applied[fc]++;
 			read_all(m.data, m.len, &o);
-			if (!tap_ok(et_has(&o.d, m.code, m.offset, m.offset_exact) &&
+			if (!tap_ok(test_diags_has(&o.d, m.code, m.offset, m.offset_exact) &&
 			            (m.loses_events ? o.events < nevents : o.events == nevents),
 			            "%s %s seed %llu: %s at %llu, %u of %u events %s",
 			            label, gen_etl_fault_name(fc), (unsigned long long)seed, m.code,
@@ -80,7 +80,7 @@ static void truncations(const char *label, const uint8_t *base, size_t len)
 		unsigned need = 0;
 
 		read_all(base, cut, &o);
-		if (!o.d.errors || !et_has(&o.d, "GC-W002", cut, 1))
+		if (!o.d.errors || !test_diags_has(&o.d, "GC-W002", cut, 1))
 			silent++;
 		while (need < full.events && full.ends[need] <= cut)
 			need++;

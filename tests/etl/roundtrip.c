@@ -27,7 +27,7 @@ static int same(const struct gen_event *g, const struct or_event *r)
 
 struct readback {
 	unsigned events, same, foreign, bad;
-	struct et_diags d;
+	struct test_diags d;
 	struct etr_counts c;
 	struct or_stream_info info;
 	int opened;
@@ -42,7 +42,7 @@ static void read_back(const uint8_t *buf, size_t len, struct readback *o)
 
 	memset(o, 0, sizeof *o);
 	o->d.quiet = 1;
-	r = etr_open(f, et_report, &o->d, &o->info);
+	r = etr_open(f, test_diags_report, &o->d, &o->info);
 	o->opened = r != NULL;
 	if (!r) {
 		fclose(f);

@@ -12,7 +12,7 @@
 static struct nt_stream st;
 
 struct readout {
-	struct nt_diags d;
+	struct test_diags d;
 	unsigned events;
 	uint64_t ends[NT_MAXEV]; /* one past each event's payload */
 	int opened;
@@ -31,7 +31,7 @@ static void read_all(const uint8_t *buf, size_t len, struct readout *o)
 		fclose(f);
 		f = tmpfile();
 	}
-	r = ntr_open(f, nt_report, &o->d, &info);
+	r = ntr_open(f, test_diags_report, &o->d, &info);
 	o->opened = r != NULL;
 	if (r) {
 		for (enum or_status st_; (st_ = ntr_next(r, &ev)) > OR_END;) {
@@ -58,7 +58,7 @@ static void faults(const char *label, const uint8_t *base, size_t len, unsigned 
 				continue;
 			applied[fc]++;
 			read_all(m.data, m.len, &o);
-			if (!tap_ok(nt_has(&o.d, m.code, m.offset, m.offset_exact),
+			if (!tap_ok(test_diags_has(&o.d, m.code, m.offset, m.offset_exact),
 			            "%s %s seed %llu: %s at %llu%s", label, gen_nettrace_fault_name(fc),
 			            (unsigned long long)seed, m.code, (unsigned long long)m.offset,
 			            m.offset_exact ? "" : " (approx)"))

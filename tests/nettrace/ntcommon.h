@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../diag_collect.h"
 #include "gcspec.h"
 #include "mutate_nettrace.h"
 #include "nettrace_r.h"
@@ -113,36 +114,5 @@ out:
 	return buf;
 }
 
-struct nt_diags {
-	unsigned n, errors;
-	char code[64][8];
-	uint64_t offset[64];
-	int quiet;
-};
-
-static inline void nt_report(void *arg, unsigned code, uint64_t event, uint64_t offset,
-                      const char *msg)
-{
-	struct nt_diags *d = arg;
-
-	(void)event;
-	if (d->n < 64) {
-		snprintf(d->code[d->n], sizeof d->code[0], "%s", gcspec_diags[code].code);
-		d->offset[d->n] = offset;
-	}
-	d->n++;
-	if (gcspec_diags[code].severity == GCSPEC_ERROR)
-		d->errors++;
-	if (!d->quiet)
-		printf("# %s @%llu: %s\n", gcspec_diags[code].code, (unsigned long long)offset, msg);
-}
-
-static inline int nt_has(const struct nt_diags *d, const char *code, uint64_t off, int exact)
-{
-	for (unsigned i = 0; i < d->n && i < 64; i++)
-		if (!strcmp(d->code[i], code) && (!exact || d->offset[i] == off))
-			return 1;
-	return 0;
-}
 
 #endif

@@ -59,7 +59,7 @@ static int write_big(unsigned long n, const char *path, unsigned version)
 
 int main(int argc, char **argv)
 {
-	struct nt_diags d = { 0 };
+	struct test_diags d = { 0 };
 	struct or_stream_info info;
 	struct ntr_counts c;
 	struct ntr_reader *r;
@@ -82,7 +82,7 @@ int main(int argc, char **argv)
 	}
 	d.quiet = getenv("NTDUMP_VERBOSE") == NULL;
 	t0 = now();
-	r = ntr_open(f, nt_report, &d, &info);
+	r = ntr_open(f, test_diags_report, &d, &info);
 	if (!r) {
 		printf("open failed diagnostics=%u first=%s\n", d.n, d.n ? d.code[0] : "-");
 		return 1;

@@ -33,7 +33,7 @@ static void one(unsigned version, unsigned ps, int unc, uint32_t block, uint32_t
                 int full, int upfront)
 {
 	struct gen_nettrace_opts o = { version, unc, full, upfront, block, sp };
-	struct nt_diags d = { 0 };
+	struct test_diags d = { 0 };
 	struct or_stream_info info;
 	struct ntr_reader *r;
 	struct or_event ev;
@@ -48,7 +48,7 @@ static void one(unsigned version, unsigned ps, int unc, uint32_t block, uint32_t
 	            upfront ? "upfront" : "first-use"))
 		return;
 	f = fmemopen(buf, len, "rb");
-	r = ntr_open(f, nt_report, &d, &info);
+	r = ntr_open(f, test_diags_report, &d, &info);
 	if (r) {
 		for (enum or_status st_; (st_ = ntr_next(r, &ev)) > OR_END;) {
 			if (st_ == OR_SYNC)
