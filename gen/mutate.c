@@ -365,6 +365,15 @@ static int inject_marker(struct gen_mutator *m, struct slot *s, const struct gen
 
 #define DONE(s) ((s)->state = 2)
 
+/* -1, saying which class failed unless the failure said why itself. */
+static int slot_failed(struct gen_mutator *m, const struct slot *s)
+{
+	if (!m->sink.error[0])
+		snprintf(m->sink.error, sizeof m->sink.error, "mutation %s failed",
+			 gen_mutation_classes[s->cls].name);
+	return -1;
+}
+
 /* One class looks at one event. Returns 1 when it wrote (or dropped) the
  * event, 0 to let it pass on, -1 on error. */
 static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
@@ -1183,12 +1192,8 @@ static int mutator_event(struct gen_sink *sink, struct gen_event *ev)
 		m->cur = s;
 		r = apply(m, s, ev);
 		m->cur = NULL;
-		if (r < 0) {
-			if (!m->sink.error[0])
-				snprintf(m->sink.error, sizeof m->sink.error, "mutation %s failed",
-					 gen_mutation_classes[s->cls].name);
-			return -1;
-		}
+		if (r < 0)
+			return slot_failed(m, s);
 		if (s->state == 2) {
 			m->active++;
 			m->waiting = 1;
@@ -1276,12 +1281,8 @@ static int run_fallback(struct gen_mutator *m, struct slot *s)
 	m->cur = s;
 	r = fallback(m, s);
 	m->cur = NULL;
-	if (r < 0) {
-		if (!m->sink.error[0])
-			snprintf(m->sink.error, sizeof m->sink.error, "mutation %s failed",
-				 gen_mutation_classes[s->cls].name);
-		return -1;
-	}
+	if (r < 0)
+		return slot_failed(m, s);
 	DONE(s);
 	return 0;
 }

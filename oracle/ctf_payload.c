@@ -196,6 +196,32 @@ static int fast_typed(struct ctfr_reader *r, struct cstream *s, const struct ccl
 	return 0;
 }
 
+/* A packed payload at a byte boundary: u32 length, u32 count, count bytes,
+ * taken in place. */
+static int packed_payload(struct ctfr_reader *r, struct cstream *s, const struct cclass *c,
+			  struct or_event *ev, uint64_t base)
+{
+	const uint8_t *p = s->buf + s->pos / 8;
+	uint64_t left = (s->end - s->pos) / 8, len, n;
+
+	if (left < 8)
+		return -1;
+	len = ctfr_le32(p);
+	n = ctfr_le32(p + 4);
+	if (n > left - 8)
+		return -1;
+	if (len != n)
+		ctfr_report(r, GCSPEC_DIAG_C016, r->index, base + s->pos / 8,
+			    "packed %s: length %llu, __data__ holds %llu bytes; the bytes are decoded",
+			    c->ec->name, (unsigned long long)len, (unsigned long long)n);
+	ev->payload = p + 8;
+	ev->payload_len = (uint32_t)n;
+	ev->payload_offset = base + s->pos / 8 + 8;
+	s->pos += (8 + n) * 8;
+	r->counts.fast_events++;
+	return 0;
+}
+
 /* LTTng's shape, the hot path: a fixed event context and a typed or
  * packed class with a compiled program. 1 when it does not apply. */
 static int fast_event(struct ctfr_reader *r, struct cstream *s, const struct csclass *sc,
@@ -209,29 +235,10 @@ static int fast_event(struct ctfr_reader *r, struct cstream *s, const struct csc
 	ev->thread_id = sc->vtid_at >= 0 ? ctfr_le32(p + sc->vtid_at) : 0;
 	if (sc->vpid_at >= 0 && !r->info->process_id)
 		r->info->process_id = ctfr_le32(p + sc->vpid_at);
-	p += sc->ctx_bytes;
 	left -= sc->ctx_bytes;
 	s->pos += (uint64_t)sc->ctx_bytes * 8;
-	if (c->kind == CC_PACKED) {
-		uint64_t len, n;
-
-		if (left < 8)
-			return -1;
-		len = ctfr_le32(p);
-		n = ctfr_le32(p + 4);
-		if (n > left - 8)
-			return -1;
-		if (len != n)
-			ctfr_report(r, GCSPEC_DIAG_C016, r->index, base + s->pos / 8,
-				    "packed %s: length %llu, __data__ holds %llu bytes; the bytes are decoded",
-				    c->ec->name, (unsigned long long)len, (unsigned long long)n);
-		ev->payload = p + 8;
-		ev->payload_len = (uint32_t)n;
-		ev->payload_offset = base + s->pos / 8 + 8;
-		s->pos += (8 + n) * 8;
-		r->counts.fast_events++;
-		return 0;
-	}
+	if (c->kind == CC_PACKED)
+		return packed_payload(r, s, c, ev, base);
 	ev->payload_offset = base + s->pos / 8;
 	if (left * 2 + 64 > r->cap_payload && room(r, (size_t)left * 2 + 64) < 0)
 		return -1;
@@ -297,27 +304,8 @@ int ctfr_fields(struct ctfr_reader *r, struct cstream *s, struct cclass *c, stru
 	if (c->fields < 0)
 		return c->kind == CC_BAD ? 1 : 0;
 	/* Packed, the fast way: u32 length, u32 count, count bytes. */
-	if (c->kind == CC_PACKED && c->fast && !generic && !(s->pos & 7)) {
-		const uint8_t *p = s->buf + s->pos / 8;
-		uint64_t left = (s->end - s->pos) / 8, len, n;
-
-		if (left < 8)
-			return -1;
-		len = le(p, 4);
-		n = le(p + 4, 4);
-		if (n > left - 8)
-			return -1;
-		if (len != n)
-			ctfr_report(r, GCSPEC_DIAG_C016, r->index, base + s->pos / 8,
-				    "packed %s: length %llu, __data__ holds %llu bytes; the bytes are decoded",
-				    c->ec->name, (unsigned long long)len, (unsigned long long)n);
-		ev->payload = p + 8;
-		ev->payload_len = (uint32_t)n;
-		ev->payload_offset = base + s->pos / 8 + 8;
-		s->pos += (8 + n) * 8;
-		r->counts.fast_events++;
-		return 0;
-	}
+	if (c->kind == CC_PACKED && c->fast && !generic && !(s->pos & 7))
+		return packed_payload(r, s, c, ev, base);
 	if (c->kind == CC_TYPED && c->fast && !generic && !(s->pos & 7)) {
 		int rc;
 
