@@ -33,4 +33,5 @@ tests_ctf_ctfdump_LDADD = oracle/libgcctf_r.a gen/libgcspec.a
 # (tests/real/capture_lttng.sh makes them; skipped otherwise).
 TESTS += tests/ctf/layout.py tests/ctf/real.sh
 EXTRA_DIST += tests/ctf/layout.py tests/ctf/real.sh tests/ctf/coreclr-classes.txt \
-	tests/real/capture_lttng.sh
+	tests/real/capture_lttng.sh tests/ctf/real/coreclr-10.0.12-lttng-2.12.tar.gz \
+	tests/ctf/real_listener.py

@@ -1,12 +1,23 @@
 #!/bin/sh
-# Real CoreCLR LTTng traces (tests/real/capture_lttng.sh writes them;
-# REAL_LTTNG_DIR overrides /tmp/real-capture/lttng): each session is read by
-# gcoracle with zero errors and holds GCStart events, and when babeltrace2's
-# Python bindings are there, both agree on every event, value for value.
-# Skipped when there is no capture.
+# Real CoreCLR LTTng traces: each session is read by gcoracle with zero
+# errors and holds GCStart events; every GC event the runtime's in-process
+# EventListener decoded during the session (SESSION.listener.jsonl beside
+# it) is decoded identically from the trace; and when babeltrace2's Python
+# bindings are there, babeltrace2 agrees with gcoracle on every event. The sessions are
+# those in REAL_LTTNG_DIR (tests/real/capture_lttng.sh writes them) or, by
+# default, the two recorded with .NET 10.0.12 and LTTng 2.12 that the
+# project keeps (tests/ctf/real/*.tar.gz: CI cannot record them, as Debian
+# 12 has no LTTng 2.12).
 set -u
 : "${top_srcdir:=.}" "${top_builddir:=.}"
-dir=${REAL_LTTNG_DIR:-/tmp/real-capture/lttng}
+if [ -n "${REAL_LTTNG_DIR:-}" ]; then
+	dir=$REAL_LTTNG_DIR
+else
+	work=$(mktemp -d) || exit 99
+	trap 'rm -rf "$work"' EXIT
+	tar xzf "$top_srcdir/tests/ctf/real/coreclr-10.0.12-lttng-2.12.tar.gz" -C "$work" || exit 99
+	dir=$work/lttng
+fi
 oracle=$top_builddir/oracle/gcoracle
 set --
 for d in "$dir"/*/; do
@@ -29,6 +40,17 @@ for d in "$@"; do
 	else
 		echo "not ok $n - $(basename "$d"): $(echo "$out" | cut -c1-200)"
 		fail=1
+	fi
+	if [ -f "$d.listener.jsonl" ]; then
+		n=$((n + 1))
+		if r=$("${PYTHON3:-python3}" "$top_srcdir/tests/ctf/real_listener.py" "$top_srcdir" \
+			"$oracle" "$d" "$d.listener.jsonl"); then
+			echo "ok $n - $(basename "$d"): all ${r#ok } GC events the runtime's EventListener decoded are decoded identically from the LTTng trace"
+		else
+			echo "not ok $n - $(basename "$d"): gcoracle and the runtime's EventListener disagree"
+			echo "# $r"
+			fail=1
+		fi
 	fi
 	[ -n "$py" ] || continue
 	n=$((n + 1))

@@ -247,8 +247,9 @@ def run_version(stdout_text):
     return (m.group(1) if m else None, r.group(1) if r else None)
 
 
-def read_trace(evd, capdir, name, oracle):
-    """gcoracle over one capture, compared with the capture's listener; feeds
+def read_trace(evd, capdir, name, oracle, trace=None):
+    """gcoracle over one capture (trace: its file or directory, by default
+    the capture's .nettrace), compared with the capture's listener; feeds
     evd. Returns what the test reports: gcoracle's exit status, its error
     diagnostics, every other diagnostic as {(code, severity): count}, per spec
     event name how many listener events there were and how many had no twin,
@@ -257,7 +258,9 @@ def read_trace(evd, capdir, name, oracle):
            "seen": collections.Counter(), "missing": collections.Counter(),
            "first_missing": {}, "not_in_spec": collections.Counter(),
            "oracle_unknown": collections.Counter()}
-    proc = subprocess.Popen([oracle, "--json", os.path.join(capdir, name + ".nettrace")],
+    if trace is None:
+        trace = os.path.join(capdir, name + ".nettrace")
+    proc = subprocess.Popen([oracle, "--json", trace],
                             stdout=subprocess.PIPE, text=True)
     decoded = collections.defaultdict(collections.Counter)
     for line in proc.stdout:
