@@ -85,6 +85,9 @@ static void help(void)
 	       "      --metadata WHEN     first-use (default: each event type's metadata just\n"
 	       "                          before its first event, so late for late types) or\n"
 	       "                          upfront (every spec event's metadata before any event)\n"
+	       "      --full-metadata     describe every field in the metadata, as a\n"
+	       "                          self-describing EventSource does (the same as the\n"
+	       "                          -full formats; V5 and V6)\n"
 	       "\nFormats:\n", progname);
 	for (unsigned i = 0; gen_writer_formats[i]; i++)
 		printf("  %-12s %s%s\n", gen_writer_formats[i]->format,
@@ -204,7 +207,7 @@ int main(int argc, char **argv)
 {
 	enum { OPT_LIST_PROFILES = 256, OPT_LIST_MUTATIONS, OPT_POINTER_SIZE, OPT_SHARD, OPT_HEAPS,
 	       OPT_COVERAGE, OPT_STACKS, OPT_LIST_FORMATS, OPT_UNCOMPRESSED, OPT_BLOCK_BYTES,
-	       OPT_SP_EVERY, OPT_METADATA, OPT_VALUES, OPT_STATS };
+	       OPT_SP_EVERY, OPT_METADATA, OPT_VALUES, OPT_STATS, OPT_FULL_METADATA };
 	static const struct option opts[] = {
 		{ "seed", required_argument, NULL, 's' },
 		{ "gcs", required_argument, NULL, 'g' },
@@ -223,6 +226,7 @@ int main(int argc, char **argv)
 		{ "block-bytes", required_argument, NULL, OPT_BLOCK_BYTES },
 		{ "sp-every", required_argument, NULL, OPT_SP_EVERY },
 		{ "metadata", required_argument, NULL, OPT_METADATA },
+		{ "full-metadata", no_argument, NULL, OPT_FULL_METADATA },
 		{ "keywords", required_argument, NULL, 'k' },
 		{ "level", required_argument, NULL, 'l' },
 		{ "shard", required_argument, NULL, OPT_SHARD },
@@ -240,6 +244,7 @@ int main(int argc, char **argv)
 	uint64_t seed = 1, gcs = 0, events = 0, keywords = 0x3, shard_i = 0, shard_n = 1;
 	unsigned level = 5, psize = 0, heaps = 0;
 	int exhaustive = 0, quiet = 0, coverage = 0, stacks = 0, list_muts = 0, stats = 0, empty = 0;
+	int full_metadata = 0;
 	const char *list_format = NULL;
 	const struct gen_container_fault *container = NULL;
 	const char *profile_name = "net8", *format = "cbor", *output = NULL, *expect_path = NULL;
@@ -333,6 +338,7 @@ int main(int argc, char **argv)
 			break;
 		case OPT_COVERAGE: coverage = 1; break;
 		case OPT_STACKS: stacks = 1; break;
+		case OPT_FULL_METADATA: full_metadata = 1; break;
 		case 'q': quiet = 1; break;
 		case OPT_STATS: stats = 1; break;
 		case 'h': help(); break;
@@ -363,6 +369,17 @@ int main(int argc, char **argv)
 			usage_error("unknown format '%s' (see --help)", list_format);
 		list_mutations(strcmp(list_format, "all") == 0 ? NULL : list_format);
 		return 0;
+	}
+
+	if (full_metadata) {
+		static char full[32];
+
+		if (strcmp(format, "nettrace-v5") != 0 && strcmp(format, "nettrace-v6") != 0 &&
+		    !strstr(format, "-full"))
+			usage_error("--full-metadata shapes nettrace V5 and V6 files, not --format %s",
+				    format);
+		snprintf(full, sizeof full, "%s%s", format, strstr(format, "-full") ? "" : "-full");
+		format = full;
 	}
 
 	const struct gen_profile *profile = gen_profile_find(profile_name);

@@ -177,5 +177,10 @@ ok $? "a short run prints nothing on stderr"
 "$gcgen" --gcs 1000 --stats -o "$t/stats" 2> "$t/err" &&
 	grep -q "^gcgen: stats: events=[1-9][0-9]* bytes=$(wc -c < "$t/stats") wall=[0-9.]* cpu=[0-9.]*\$" "$t/err"
 ok $? "--stats reports events, the bytes written, wall and cpu time"
+"$gcgen" -q --gcs 20 -f nettrace-v6 --full-metadata -o "$t/fm" &&
+	"$gcgen" -q --gcs 20 -f nettrace-v6-full -o "$t/fm-full" && cmp -s "$t/fm" "$t/fm-full" &&
+	"$gcgen" -q --gcs 20 -f nettrace-v6 -o "$t/fm-plain" && ! cmp -s "$t/fm" "$t/fm-plain" &&
+	! "$gcgen" -q -f cbor --full-metadata -o "$t/fm-cbor" 2> /dev/null
+ok $? "--full-metadata writes the -full format's bytes, and only for nettrace V5/V6"
 ls "$t" | grep -q tmp; [ $? = 1 ]; ok $? "no temporary files are left behind"
 echo "1..$n"
