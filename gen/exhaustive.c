@@ -94,12 +94,39 @@ static int cover_value(struct gen_coverage *cov, unsigned fi, uint64_t x)
 	return 0;
 }
 
+static int is_integer(unsigned type)
+{
+	return (type >= GCSPEC_UINT8 && type <= GCSPEC_INT64) || type == GCSPEC_POINTER;
+}
+
+/* Which boundary value or awkward string field fi holds. */
+static void cover_plain(struct gen_coverage *cov, const struct gen_values *v, unsigned fi,
+			const struct gen_value *val, unsigned psize)
+{
+	const struct gcspec_field *f = &gcspec_fields[fi];
+
+	if (is_integer(f->type)) {
+		uint64_t max = width_max(f->type, psize);
+		uint64_t b[4] = { 0, 1, max - 1, max };
+
+		for (unsigned j = 0; j < 4; j++)
+			if (val->u == b[j])
+				cov->bounds_seen[fi] |= (uint8_t)(1u << j);
+	} else if (f->type == GCSPEC_UNICODE_STRING && val->kind == GEN_VK_TEXT &&
+		   val->u + val->len <= sizeof v->arena) {
+		for (unsigned j = 0; j < NSTRINGS; j++)
+			if (strlen(strings[j]) == val->len &&
+			    memcmp(v->arena + val->u, strings[j], val->len) == 0)
+				cov->strings_seen[fi] |= (uint16_t)(1u << j);
+	}
+}
+
 /* Coverage is read off the values actually sent, not off intentions. A
  * value outside an open map is deliberate here (a newer runtime's reason or
  * root kind): the stream must raise GC-V002 for it, so it is recorded, as
  * a mutation records its fault, at the index the event gets. */
 static void cover(struct gen_coverage *cov, const struct gen_values *v, FILE *expect,
-		  uint64_t index)
+		  uint64_t index, unsigned psize)
 {
 	const struct gcspec_event *sp = &gcspec_events[v->event];
 	int outside = 0;
@@ -107,8 +134,15 @@ static void cover(struct gen_coverage *cov, const struct gen_values *v, FILE *ex
 	for (unsigned i = 0; i < v->nfields; i++) {
 		unsigned fi = sp->first_field + i;
 
-		if (gcspec_fields[fi].map < 0)
+		if (gcspec_fields[fi].map < 0) {
+			if (!gcspec_fields[fi].is_member)
+				cover_plain(cov, v, fi, &v->field[i], psize);
+			else
+				for (unsigned r = 0; r < v->nrows; r++)
+					cover_plain(cov, v, fi, &v->cell[r * v->nmembers +
+						    (i - (unsigned)v->struct_field - 1)], psize);
 			continue;
+		}
 		if (!gcspec_fields[fi].is_member) {
 			outside |= cover_value(cov, fi, v->field[i].u) &&
 				   gcspec_maps[gcspec_fields[fi].map].open;
@@ -126,7 +160,7 @@ static void cover(struct gen_coverage *cov, const struct gen_values *v, FILE *ex
 static int send(struct ex *x)
 {
 	x->now += 10;
-	cover(x->cov, x->e->vals, x->expect, x->e->nevents);
+	cover(x->cov, x->e->vals, x->expect, x->e->nevents, x->e->pointer_size);
 	return gen_emit_send(x->e, x->now, 0x1000, 0);
 }
 
@@ -424,6 +458,12 @@ int gen_exhaustive_run_shard(struct gen_emit *e, const struct gen_profile *profi
 				gen_values_set_num(e->vals, "Depth", depth);
 				gen_values_set_num(e->vals, "Reason", reason);
 				gen_values_set_num(e->vals, "Type", type);
+				if (gen_values_index(e->vals, "ClientSequenceNumber", 0) >= 0) {
+					const uint64_t b[4] = { 0, 1, UINT64_MAX - 1, UINT64_MAX };
+
+					gen_values_set_num(e->vals, "ClientSequenceNumber",
+							   b[(2 * r + type) % 4]);
+				}
 				TRY(send(&x));
 				if (type == 1) {
 					/* A foreground GC inside the background one. */
@@ -547,7 +587,40 @@ int gen_coverage_report(const struct gen_coverage *cov, FILE *out)
 			}
 		}
 	}
+	/* Boundaries in every integer field the invariants leave free, and
+	 * every awkward string in every UnicodeString field. */
+	unsigned nint = 0, ints = 0, nstr = 0, strs = 0;
+
+	for (unsigned ev = 0; ev < GCSPEC_NEVENTS; ev++) {
+		const struct gcspec_event *sp = &gcspec_events[ev];
+
+		for (unsigned fi = sp->first_field; fi < sp->first_field + sp->nfields; fi++) {
+			const struct gcspec_field *f = &gcspec_fields[fi];
+
+			if (f->map >= 0 || (!f->is_member && constrained(f->name)))
+				continue;
+			if (is_integer(f->type)) {
+				nint++;
+				if (cov->bounds_seen[fi] == 0xF)
+					ints++;
+				else
+					fprintf(out, "missing %s.%s: 0, 1, max-1 and max (seen 0x%x)\n",
+						sp->symbol, f->name, cov->bounds_seen[fi]);
+			} else if (f->type == GCSPEC_UNICODE_STRING) {
+				nstr++;
+				if (cov->strings_seen[fi] == (1u << NSTRINGS) - 1)
+					strs++;
+				else
+					fprintf(out, "missing %s.%s: every awkward string (seen 0x%x)\n",
+						sp->symbol, f->name, cov->strings_seen[fi]);
+			}
+		}
+	}
 	fprintf(out, "event-versions: %u/%u\nmap values: %u/%u\n", evs, GCSPEC_NEVENTS, vals, nvals);
 	fprintf(out, "open-map fields with a value outside the map: %u/%u\n", outside, nopen);
-	return evs == GCSPEC_NEVENTS && vals == nvals && outside == nopen;
+	fprintf(out, "integer fields with 0, 1, max-1 and max: %u/%u\n", ints, nint);
+	fprintf(out, "string fields with each of %u awkward strings: %u/%u\n", (unsigned)NSTRINGS,
+		strs, nstr);
+	return evs == GCSPEC_NEVENTS && vals == nvals && outside == nopen && ints == nint &&
+	       strs == nstr;
 }

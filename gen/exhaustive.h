@@ -21,6 +21,11 @@ struct gen_coverage {
 	 * set); outside: a value the map does not know was written. */
 	uint64_t field_values_seen[GCSPEC_NFIELDS];
 	uint8_t field_outside_seen[GCSPEC_NFIELDS];
+	/* Per integer field without a map: bit b set when boundary b (0, 1,
+	 * max-1, max of its width) was written; per string field: bit j set
+	 * when awkward string j was. */
+	uint8_t bounds_seen[GCSPEC_NFIELDS];
+	uint16_t strings_seen[GCSPEC_NFIELDS];
 };
 
 /* expect (may be NULL) receives, as gcgen --expect JSON lines, the

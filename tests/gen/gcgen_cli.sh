@@ -79,7 +79,11 @@ grep -q "^map values: \([0-9]*\)/\1$" "$t/cov"
 ok $? "exhaustive mode writes every map value in every field that uses it ($(grep '^map values' "$t/cov"))"
 grep -q "^open-map fields with a value outside the map: \([1-9][0-9]*\)/\1$" "$t/cov"
 ok $? "exhaustive mode writes a value outside the map in every open-map field"
-[ "$(grep -c . "$t/cov")" = 3 ]; ok $? "the coverage report names nothing missing"
+grep -q "^integer fields with 0, 1, max-1 and max: \([1-9][0-9]*\)/\1$" "$t/cov"
+ok $? "exhaustive mode writes the boundaries of every free integer field ($(grep '^integer' "$t/cov"))"
+grep -q "^string fields with each of [1-9] awkward strings: \([1-9][0-9]*\)/\1$" "$t/cov"
+ok $? "exhaustive mode writes every awkward string in every UnicodeString field"
+[ "$(grep -c . "$t/cov")" = 5 ]; ok $? "the coverage report names nothing missing"
 for ps in 4 8; do
 	"$gcgen" --mode exhaustive --pointer-size $ps --coverage -o "$t/x$ps" 2>&1 >/dev/null |
 		grep -q "^event-versions: \([0-9]*\)/\1$"
