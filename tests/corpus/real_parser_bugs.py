@@ -12,7 +12,9 @@ class is listed by `gcgen --list-mutations=all`, every code is in the
 catalogue (docs/diagnostics.toml, docs/diagnostics/*.toml) and not retired,
 every option and invocation is accepted by gcgen, every path exists; that
 each row has a known status, "not covered" rows give their reason, the others
-cite something checkable, and the counts line agrees with the table. Last, it
+cite something checkable, and the counts line agrees with the table; and, by
+decoding them with gcoracle, that the cases hold what the page says they do
+beyond their names (FACTS). Last, it
 runs the same checks on a copy of the page with one bad citation of each kind
 and requires each to be caught, so this test can fail.
 Standard library only.
@@ -170,6 +172,155 @@ def check(text, world):
     return found
 
 
+# What the page says cases hold beyond their names (its "Facts behind the
+# covered claims" paragraph), checked by decoding them: a regenerated corpus
+# that loses one of these makes the page wrong.
+ORACLE = os.path.join(BUILDDIR, "oracle", "gcoracle")
+RUNTIME = "Microsoft-Windows-DotNETRuntime"
+
+
+def decode(world, case):
+    """(events, diagnostics) gcoracle --json gives for a corpus case."""
+    path = os.path.join(SRCDIR, "corpus", world.cases[case])
+    out = subprocess.run([ORACLE, "--json", path], capture_output=True)
+    events, diags = [], []
+    # Split on newlines only: type names may hold U+2028 and the like.
+    for line in out.stdout.decode("utf-8").split("\n"):
+        if line:
+            r = json.loads(line)
+            (events if r.get("type") == "event" else diags).append(r)
+    return events, diags
+
+
+def interleaved_suspension(events):
+    """A GCSuspendEEBegin with Count 0xFFFFFFFF and a non-GC reason on one
+    thread while another thread holds the runtime (begin .. restart end)."""
+    holder = None
+    for e in events:
+        if e["name"].startswith("GCSuspendEEBegin"):
+            f = e.get("fields", {})
+            if holder is not None and holder != e["thread"]:
+                if f.get("Count") == 0xFFFFFFFF and f.get("Reason") != 1:
+                    return True
+            elif holder is None:
+                holder = e["thread"]
+        elif e["name"].startswith("GCRestartEEEnd") and e["thread"] == holder:
+            holder = None
+    return False
+
+
+def nested_gc(events):
+    """GCStart (Type 1), GCStart (Type 2), GCEnd, GCEnd among the GC events."""
+    seq = [(e["name"].split("_")[0], e.get("fields", {}).get("Type")) for e in events
+           if e["name"].split("_")[0] in ("GCStart", "GCEnd")]
+    return any(seq[i:i + 4] == [("GCStart", 1), ("GCStart", 2), ("GCEnd", None),
+                                ("GCEnd", None)] for i in range(len(seq) - 3))
+
+
+def v002(diags, name, field, value):
+    return any(d.get("code") == "GC-V002" and d.get("name", "").split("_")[0] == name and
+               "'%s' = %d " % (field, value) in d.get("message", "") for d in diags)
+
+
+def has(events, *names):
+    got = {e["name"] for e in events}
+    return all(n in got for n in names)
+
+
+def type_names(events):
+    return {e["fields"]["TypeName"] for e in events
+            if e["name"].startswith("GCAllocationTick") and "TypeName" in e.get("fields", {})}
+
+
+def runtime_metadata(world, case):
+    """(event name, field count) of the first V5 metadata record of the runtime
+    provider: the provider name (UTF-16, NUL), event id, event name, keywords,
+    version, level, field count."""
+    with open(os.path.join(SRCDIR, "corpus", world.cases[case]), "rb") as f:
+        data = f.read()
+    prov = (RUNTIME + "\0").encode("utf-16-le")
+    at = data.find(prov)
+    if at < 0:
+        return None
+    at += len(prov) + 4
+    end = at
+    while data[end:end + 2] != b"\0\0" and end < len(data):
+        end += 2
+    name = data[at:end].decode("utf-16-le")
+    at = end + 2 + 8 + 4 + 4
+    return name, int.from_bytes(data[at:at + 4], "little")
+
+
+FACTS = (
+    ("y_nettrace_v5_realistic_net8_server_1_heap",
+     "a non-GC suspension (Count 0xFFFFFFFF) begins on another thread while a GC holds the runtime",
+     lambda ev, dg, w, c: interleaved_suspension(ev)),
+    ("y_nettrace_v5_exhaustive_ptr8", "GCStart (background), GCStart (foreground), GCEnd, GCEnd",
+     lambda ev, dg, w, c: nested_gc(ev)),
+    ("y_nettrace_v5_exhaustive_ptr8", "GCMarkWithType Type 10 and GCStart Reason 18 raise GC-V002",
+     lambda ev, dg, w, c: v002(dg, "GCMarkWithType", "Type", 10) and
+     v002(dg, "GCStart", "Reason", 18)),
+    ("y_nettrace_v5_exhaustive_ptr8",
+     "every version of GCHeapStats and GCAllocationTick, GCGlobalHeapHistory_V4, GCLOHCompact, "
+     "GCFitBucketInfo, GCSettingsRundown, GCBulkEdge",
+     lambda ev, dg, w, c: has(ev, "GCHeapStats", "GCHeapStats_V1", "GCHeapStats_V2",
+                              "GCAllocationTick", "GCAllocationTick_V1", "GCAllocationTick_V2",
+                              "GCAllocationTick_V3", "GCAllocationTick_V4",
+                              "GCGlobalHeapHistory_V4", "GCLOHCompact", "GCFitBucketInfo",
+                              "GCSettingsRundown", "GCBulkEdge")),
+    ("y_nettrace_v5_realistic_net8",
+     "GCHeapStats_V2, GCAllocationTick_V4, GCGlobalHeapHistory_V4 and a POH segment (Type 3)",
+     lambda ev, dg, w, c: has(ev, "GCHeapStats_V2", "GCAllocationTick_V4",
+                              "GCGlobalHeapHistory_V4") and
+     any(e["name"].startswith("GCCreateSegment") and e["fields"].get("Type") == 3 for e in ev)),
+    ("y_nettrace_v5_realistic_net8", "TypeNames with CJK and a non-BMP character",
+     lambda ev, dg, w, c: any(any("\u4e00" <= ch <= "\u9fff" for ch in t) for t in type_names(ev))
+     and any(any(ord(ch) > 0xFFFF for ch in t) for t in type_names(ev))),
+    ("y_nettrace_v4_realistic_net8", "an empty TypeName",
+     lambda ev, dg, w, c: "" in type_names(ev)),
+    ("y_nettrace_v5_realistic_net8", "no event of the private provider",
+     lambda ev, dg, w, c: ev and all(e["provider"] == RUNTIME for e in ev)),
+    ("y_etl_realistic_net8", "no event of the private provider",
+     lambda ev, dg, w, c: ev and all(e["provider"] == RUNTIME for e in ev)),
+    ("y_nettrace_v5_realistic_net8_server_64_heaps", "GCPerHeapHistory_V3 of heap index 63",
+     lambda ev, dg, w, c: any(e["name"] == "GCPerHeapHistory_V3" and
+                              e["fields"].get("HeapIndex") == 63 for e in ev)),
+    ("y_nettrace_v5_realistic_net8", "runtime-like metadata: empty event name, no fields",
+     lambda ev, dg, w, c: runtime_metadata(w, c) == ("", 0)),
+    ("y_nettrace_v5_full_realistic_net8", "full metadata: the event named, its fields listed",
+     lambda ev, dg, w, c: (runtime_metadata(w, c) or ("", 0))[0] != "" and
+     runtime_metadata(w, c)[1] > 0),
+)
+
+# Cases where a fact must not hold: the predicates tell cases apart.
+NOT_FACTS = (
+    ("y_nettrace_v5_realistic_net8_server_4_heaps_ptr4", 0),
+    ("y_nettrace_v5_realistic_net8", 1),
+    ("y_nettrace_v5_realistic_net8", 2),
+    ("y_nettrace_v5_realistic_net8", 3),
+    ("y_nettrace_v5_realistic_netfx45", 4),
+    ("y_nettrace_v5_exhaustive_ptr8", 7),
+    ("y_nettrace_v5_realistic_net8_server_4_heaps_ptr4", 9),
+    ("y_nettrace_v5_full_realistic_net8", 10),
+    ("y_nettrace_v5_realistic_net8", 11),
+)
+
+
+def check_facts(world, facts=FACTS, negate=False):
+    """[problems] of FACTS (or, negated, of the NOT_FACTS pairs)."""
+    problems, cache = [], {}
+    for case, what, holds in facts:
+        if case not in world.cases:
+            problems.append("%s: not in the corpus" % case)
+            continue
+        if case not in cache:
+            cache[case] = decode(world, case)
+        events, diags = cache[case]
+        if bool(holds(events, diags, world, case)) == negate:
+            problems.append("%s: %s %s" % (case, "holds" if negate else "does not hold", what))
+    return problems
+
+
 def set_row(text, rid, row):
     """TEXT with the table row RID replaced by ROW."""
     return re.sub(r"^\| %s \|.*$" % re.escape(rid), lambda m: row, text, count=1, flags=re.M)
@@ -195,6 +346,10 @@ def main():
         found = check(text, world)
         for name, problems in found.items():
             ok(not problems, "%s (%d rows)" % (name, len(rows)), problems)
+        facts = check_facts(world)
+        ok(not facts, "the cases hold what the page says they hold (%d facts)" % len(FACTS), facts)
+        wrong = check_facts(world, [(c, FACTS[i][1], FACTS[i][2]) for c, i in NOT_FACTS], True)
+        ok(not wrong, "those facts do not hold in other cases (%d)" % len(NOT_FACTS), wrong)
         # One bad citation of each kind, in one row: each must be caught.
         bad = text.replace(
             "| D4.6 | GC Count going backwards | `-M gc-count-backwards`",
