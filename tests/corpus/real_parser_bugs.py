@@ -193,14 +193,14 @@ def decode(world, case):
 
 
 def interleaved_suspension(events):
-    """A GCSuspendEEBegin with Count 0xFFFFFFFF and a non-GC reason on one
+    """A GCSuspendEEBegin with Count 0xFFFFFFFF and Reason 0 (tiering) on one
     thread while another thread holds the runtime (begin .. restart end)."""
     holder = None
     for e in events:
         if e["name"].startswith("GCSuspendEEBegin"):
             f = e.get("fields", {})
             if holder is not None and holder != e["thread"]:
-                if f.get("Count") == 0xFFFFFFFF and f.get("Reason") != 1:
+                if f.get("Count") == 0xFFFFFFFF and f.get("Reason") == 0:
                     return True
             elif holder is None:
                 holder = e["thread"]
