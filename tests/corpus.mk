@@ -17,3 +17,8 @@ EXTRA_DIST += tests/corpus/tinydec.sh
 # gcgen's options the corpus is made with (--values, --writer-option).
 TESTS += tests/corpus/gcgen_values.sh
 EXTRA_DIST += tests/corpus/gcgen_values.sh
+
+# docs/real-parser-bugs.md: every case, fault class, code, option and path
+# its table cites exists, and its counts agree with the table.
+TESTS += tests/corpus/real_parser_bugs.py
+EXTRA_DIST += tests/corpus/real_parser_bugs.py docs/real-parser-bugs.md

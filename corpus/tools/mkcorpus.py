@@ -271,6 +271,12 @@ def plan(gcgen, available):
                 "%s_realistic_net8_with_stacks" % c.label, "y", c,
                 ["--stacks", "--gcs", "3"],
                 description="events with call stacks (StackBlocks, stack ids)"))
+            cases.append(Case(
+                "%s_realistic_net8_background_gc" % c.label, "y", c,
+                ["--gcs", "25"],
+                description="a background GC with a foreground GC inside it (GCStart, GCStart, "
+                            "GCEnd, GCEnd), the runtime suspended again after the background "
+                            "GC began"))
         for suffix, args, desc, *kw in c.variants:
             cases.append(Case("%s_%s" % (c.label, suffix), "y", c, args + ["--gcs", "3"],
                               description=desc, **(kw[0] if kw else {})))
