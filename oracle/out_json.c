@@ -15,7 +15,10 @@ static void put_cp(FILE *out, uint32_t cp)
 	if (cp == '"' || cp == '\\') {
 		fputc('\\', out);
 		fputc((int)cp, out);
-	} else if (cp < 0x20) {
+	} else if (cp < 0x20 || cp == 0x85 || cp == 0x2028 || cp == 0x2029) {
+		/* JSON needs only the controls escaped; NEL and the line and
+		 * paragraph separators are too, so that a JSON line is a line
+		 * to every line splitter (Python's splitlines, JavaScript). */
 		fprintf(out, "\\u%04x", (unsigned)cp);
 	} else {
 		n = or_utf8_put(cp, b);
@@ -28,13 +31,8 @@ static void put_cp(FILE *out, uint32_t cp)
 void or_json_string(FILE *out, const char *s, size_t n)
 {
 	fputc('"', out);
-	for (size_t i = 0; i < n; i++) {
-		uint8_t c = (uint8_t)s[i];
-		if (c < 0x80)
-			put_cp(out, c);
-		else
-			put_cp(out, c);
-	}
+	for (size_t i = 0; i < n; i++)
+		put_cp(out, (uint8_t)s[i]);
 	fputc('"', out);
 }
 

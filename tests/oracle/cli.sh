@@ -54,6 +54,18 @@ grep -q '^expectations met: 1 required diagnostic reported where recorded' "$t/x
 "$o" --quiet --expect "$t/expect" "$t/bad.model" >"$t/x"; [ ! -s "$t/x" ]; ok $? "--quiet --expect met: prints nothing"
 "$o" --expect "$t/expect-wrong" "$t/bad.model" >"$t/x"; [ $? = 1 ]; ok $? "--expect not met: exit 1"
 grep -q 'GC-S005 at event 0' "$t/x"; ok $? "--expect prints the first mismatch"
+# Type names with U+2028, U+2029 and U+0085 (the exhaustive stream has them)
+# still give one JSON line per line to any line splitter.
+"${top_builddir:-.}/gen/gcgen" -q --mode exhaustive -o "$t/ex.cbor" && "$o" --json "$t/ex.cbor" >"$t/ex.json"
+${PYTHON3:-python3} - "$t/ex.json" <<'PY'
+import json, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+lines = text.splitlines()
+assert lines == text.split("\n")[:-1], "a line splitter sees more lines than there are"
+assert all(json.loads(l) for l in lines)
+assert "\\u2028" in text, "the stream's line separator is not there"
+PY
+ok $? "JSON output escapes NEL and the line and paragraph separators"
 # --help (gcoracle's and compare's) and the man page's OPTIONS name the same options.
 man=${top_srcdir:-.}/docs/gcoracle.1
 help_opts=$({ "$o" --help; "$o" compare --help; } | grep -o -- '--[a-z][a-z-]*' | sort -u)
