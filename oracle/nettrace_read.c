@@ -1269,9 +1269,9 @@ static void set_pointer_size(struct ntr_reader *r, uint32_t ps, uint64_t at)
  * Trace version when the header gets that far. buf holds the first 12 bytes. */
 static int refuse_netperf(struct ntr_reader *r)
 {
-	size_t got = fill(r, 12, 12 + 13);
+	size_t got = fill(r, 12, 19); /* to the Trace version */
 
-	if (got == 25 && !memcmp(r->buf + 12, "ialization.1", 12) && (r->buf[24] | 1) == 5 &&
+	if (got == 19 && !memcmp(r->buf + 12, "ialization.1", 12) && (r->buf[24] | 1) == 5 &&
 	    (r->buf[25] | 1) == 5 && r->buf[26] == 1)
 		return STOP(r, GCSPEC_DIAG_N016, 0,
 		            "a netperf file (serialization header without the \"Nettrace\" magic, Trace version %d): "

@@ -61,6 +61,8 @@ printf '\024\000\000\000!FastSerialization.1\004\004\001\003\000\000\000\000\000
 "$o" "$t/v3.netperf" >"$t/x" 2>&1; [ $? = 2 ]; ok $? "a netperf file: exit 2"
 grep -q '^GC-N016 error: byte 0: a netperf file .*Trace version 3.*not netperf 1-3' "$t/x"; ok $? "a netperf file is detected and refused as netperf (GC-N016)"
 ! grep -q 'not a format' "$t/x"; ok $? "a netperf file is not 'not a format this oracle reads'"
+head -c 31 "$t/v3.netperf" >"$t/to-version.netperf"
+"$o" "$t/to-version.netperf" 2>&1 | grep -q '^GC-N016 error: byte 0: a netperf file .*Trace version 3'; ok $? "a netperf file cut after its Trace version still says the version"
 head -c 24 "$t/v3.netperf" >"$t/short.netperf"
 "$o" --format nettrace "$t/short.netperf" >"$t/x" 2>&1; [ $? = 2 ]; ok $? "--format nettrace, a netperf header alone: exit 2"
 grep -q '^GC-N016 error: byte 0: a netperf file .*not netperf 1-3' "$t/x"; ok $? "--format nettrace: a netperf header alone is refused as netperf (GC-N016)"
