@@ -136,6 +136,10 @@ struct gen_mutator {
 	unsigned nthreads;
 	struct gen_event last;     /* time, thread and processor of the last event out */
 	uint32_t max_count;        /* the highest GCStart Count in the input or output */
+	/* trace-starts-inside-gc, until the first suspension event after its
+	 * edge: an end or restart there is the trace beginning inside that
+	 * suspension (GC-S026). */
+	struct slot *edge;
 	/* Per heap, 1 + the thread of its last GCJoin written (0: none yet). */
 	uint64_t join_thread[MAX_JOIN_HEAPS];
 	struct gen_values *ivals;  /* injected events and re-encodes */
@@ -186,10 +190,26 @@ static int is(const struct gen_event *ev, const char *name)
 	return strcmp(name_of(ev), name) == 0;
 }
 
+static int64_t here(const struct gen_mutator *m)
+{
+	return (int64_t)m->index;
+}
+
 static int out(struct gen_mutator *m, const struct gen_event *ev)
 {
 	unsigned i;
 
+	if (m->edge &&
+	    (is(ev, "GCSuspendEEBegin") || is(ev, "GCSuspendEEEnd") ||
+	     is(ev, "GCRestartEEBegin") || is(ev, "GCRestartEEEnd"))) {
+		struct slot *cur = m->cur;
+
+		m->cur = m->edge;
+		if (!is(ev, "GCSuspendEEBegin"))
+			expect(m, "GC-S026", here(m), 0);
+		m->cur = cur;
+		m->edge = NULL;
+	}
 	if (m->w->ops->event(m->w, ev) < 0) {
 		snprintf(m->sink.error, sizeof m->sink.error, "%s", gen_writer_error(m->w));
 		return -1;
@@ -322,11 +342,6 @@ static int target(struct slot *s, int match)
 	if (s->state != 0 || !match)
 		return 0;
 	return ++s->seen == s->occ;
-}
-
-static int64_t here(const struct gen_mutator *m)
-{
-	return (int64_t)m->index;
 }
 
 #define TRYM(x) do { if ((x) < 0) return -1; } while (0)
@@ -695,6 +710,7 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 				return 1;
 			expect(m, "GC-S002", here(m), 0);
 			may_any(m, "GC-S010,GC-S011,GC-S013,GC-S014");
+			m->edge = s;
 			DONE(s);
 		}
 		return 0;
@@ -703,7 +719,13 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 			return 1;
 		if (target(s, is(ev, "GCStart") && num(ev, "Type") == 0 && !m->bgc_open)) {
 			expect(m, "GC-S003", here(m), 0);
-			may_any(m, "GC-S025");
+			/* Cut inside a suspension (a blocking GC's GCStart is
+			 * always in one in a realistic stream): it is still open
+			 * where the trace ends, after this event. */
+			if (m->open_susp > 0)
+				expect(m, "GC-S025", here(m) + 1, 0);
+			else
+				may_any(m, "GC-S025");
 			if (out(m, ev) < 0)
 				return -1;
 			s->state = 1;
@@ -1081,7 +1103,13 @@ static int fallback(struct gen_mutator *m, struct slot *s)
 			return 0;
 		}
 	case C_TRACE_ENDS_IN_GC:
+		/* A blocking GC as the runtime writes one, inside its
+		 * suspension (Count: the GC index before it): the cut leaves
+		 * both open. */
+		TRY_INJECT(inject2(m, at, "GCSuspendEEBegin", "Count", n, "Reason", 1));
+		TRY_INJECT(inject2(m, at, "GCSuspendEEEnd", NULL, 0, NULL, 0));
 		expect(m, "GC-S003", here(m), 0);
+		expect(m, "GC-S025", here(m) + 1, 0);
 		return inject2(m, at, "GCStart", "Count", n + 1, "Depth", 0);
 	case C_TRUNCATE:
 	case C_EXTEND:

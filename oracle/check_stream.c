@@ -3,6 +3,9 @@
  * start/end pairing and nesting, suspensions, heap statistics placement,
  * joins, segments, handles, finalizers, per-thread timestamps.
  *
+ * Instances: the first OR_MAX_INSTANCES ClrInstanceIDs are checked apart;
+ * later ones share the last slot, which is said once (GC-S027).
+ *
  * Trace edges: a trace can begin or end anywhere, so an end whose begin was
  * never seen (before any begin of that kind) is a note, not an error
  * (GC-S002, GC-S026), and what is still open at the end is a note
@@ -89,6 +92,10 @@ struct or_check {
 	struct or_check_ts ts;
 	struct inst inst[OR_MAX_INSTANCES];
 	int cur;
+	/* An instance beyond OR_MAX_INSTANCES shares the last slot: said once
+	 * per trace (GC-S027). 0 fits, 1 to say, 2 said. */
+	int overflow;
+	uint64_t overflow_clr, overflow_with;
 	struct or_u64map *threads;
 };
 
@@ -217,6 +224,7 @@ void or_check_reset(struct or_check *c)
 		memset(&c->inst[i], 0, sizeof c->inst[i]);
 	}
 	c->cur = 0;
+	c->overflow = 0;
 	or_u64map_clear(c->threads);
 	c->ts.last = NULL;
 }
@@ -255,8 +263,14 @@ static struct inst *instance(struct or_check *c, const struct or_evinfo *ei,
 		if (!c->inst[i].used && free_slot < 0)
 			free_slot = i;
 	}
-	if (i == OR_MAX_INSTANCES)
+	if (i == OR_MAX_INSTANCES) {
 		i = free_slot >= 0 ? free_slot : OR_MAX_INSTANCES - 1;
+		if (free_slot < 0 && !c->overflow) {
+			c->overflow = 1;
+			c->overflow_clr = clr;
+			c->overflow_with = c->inst[i].clr;
+		}
+	}
 	c->inst[i].used = 1;
 	c->inst[i].clr = clr;
 	c->cur = i;
@@ -735,6 +749,14 @@ void or_check_event(struct or_ctx *ctx, const struct or_event *ev,
 		return;
 	ei = &or_evinfo[dec->event];
 	in = instance(c, ei, dec);
+	if (c->overflow == 1) {
+		c->overflow = 2;
+		REP(GCSPEC_DIAG_S027,
+		    "ClrInstanceID %llu is a runtime instance beyond the %d the checker keeps apart: "
+		    "it is checked together with ClrInstanceID %llu from here on",
+		    (unsigned long long)c->overflow_clr, OR_MAX_INSTANCES,
+		    (unsigned long long)c->overflow_with);
+	}
 	if (ei->values)
 		or_check_values(ctx, ev, dec);
 	heap_index(in, ev, dec, ei);

@@ -1252,6 +1252,7 @@ int ntr_probe(const uint8_t *head, size_t len)
 	 * rather than the file being no format at all. */
 	return (len >= 8 && !memcmp(head, "Nettrace", 8)) ||
 	       (len >= 32 && !memcmp(head + 8, "\x14\0\0\0!FastSerialization.1", 24)) ||
+	       (len >= 24 && !memcmp(head, "\x14\0\0\0!FastSerialization.1", 24)) ||
 	       (len >= 8 && !strncasecmp((const char *)head, "Nettrace", 8));
 }
 
@@ -1260,6 +1261,24 @@ static void set_pointer_size(struct ntr_reader *r, uint32_t ps, uint64_t at)
 	r->pointer_size = ps;
 	if (ps != 4 && ps != 8)
 		say(r, GCSPEC_DIAG_N018, UINT64_MAX, at, "pointer size %u (must be 4 or 8)", ps);
+}
+
+/* NetPerf (Trace versions 1-3, .NET Core 2.x) is the same serialization
+ * without the "Nettrace" magic in front. Its events are laid out otherwise
+ * (no blocks of compressed headers), so it is refused by name, with the
+ * Trace version when the header gets that far. buf holds the first 12 bytes. */
+static int refuse_netperf(struct ntr_reader *r)
+{
+	size_t got = fill(r, 12, 19); /* to the Trace version */
+
+	if (got == 19 && !memcmp(r->buf + 12, "ialization.1", 12) && (r->buf[24] | 1) == 5 &&
+	    (r->buf[25] | 1) == 5 && r->buf[26] == 1)
+		return STOP(r, GCSPEC_DIAG_N016, 0,
+		            "a netperf file (serialization header without the \"Nettrace\" magic, Trace version %d): "
+		            "this reader reads nettrace 4-6, not netperf 1-3", (int32_t)le32(r->buf + 27));
+	return STOP(r, GCSPEC_DIAG_N016, 0,
+	            "a netperf file (serialization header without the \"Nettrace\" magic): "
+	            "this reader reads nettrace 4-6, not netperf 1-3");
 }
 
 static int open_v5(struct ntr_reader *r, struct or_stream_info *info)
@@ -1372,6 +1391,10 @@ struct ntr_reader *ntr_open(FILE *in, ntr_report_fn report, void *arg,
 	}
 	if (need(r, 12, "the stream header"))
 		goto fail;
+	if (!memcmp(r->buf, "\x14\0\0\0!FastSer", 12)) {
+		refuse_netperf(r);
+		goto fail;
+	}
 	if (memcmp(r->buf, "Nettrace", 8)) {
 		STOP(r, GCSPEC_DIAG_N001, 0, "file does not start with \"Nettrace\"");
 		goto fail;

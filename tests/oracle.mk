@@ -22,8 +22,9 @@ TESTS += tests/oracle/reorder_test
 check_PROGRAMS += tests/oracle/rusage
 tests_oracle_rusage_SOURCES = tests/oracle/rusage.c
 
-# Memory stays flat in the size of the stream (1-2 GB through a pipe); the
-# larger run (about 14 GB) has its own target.
+# Memory stays flat in the size of the stream (model, nettrace V5/V6 and .etl
+# through a pipe, CTF from a directory: about 2.3 GB in all, 3.5 s); the
+# larger run (about 17 GB) has its own target.
 TESTS += tests/oracle/memory_flat.sh
 EXTRA_DIST += tests/oracle/memory_flat.sh
 # Sanitizers change what memory a process holds: the test skips under them.

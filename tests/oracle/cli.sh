@@ -66,6 +66,18 @@ assert all(json.loads(l) for l in lines)
 assert "\\u2028" in text, "the stream's line separator is not there"
 PY
 ok $? "JSON output escapes NEL and the line and paragraph separators"
+# A netperf file (nettrace V1-V3, .NET Core 2.x): the serialization header
+# with no "Nettrace" magic in front, then a Trace object of version 3. It is
+# recognised and refused by name (GC-N016), with or without --format.
+printf '\024\000\000\000!FastSerialization.1\004\004\001\003\000\000\000\000\000\000\000\005\000\000\000Trace\006' >"$t/v3.netperf"
+"$o" "$t/v3.netperf" >"$t/x" 2>&1; [ $? = 2 ]; ok $? "a netperf file: exit 2"
+grep -q '^GC-N016 error: byte 0: a netperf file .*Trace version 3.*not netperf 1-3' "$t/x"; ok $? "a netperf file is detected and refused as netperf (GC-N016)"
+! grep -q 'not a format' "$t/x"; ok $? "a netperf file is not 'not a format this oracle reads'"
+head -c 31 "$t/v3.netperf" >"$t/to-version.netperf"
+"$o" "$t/to-version.netperf" 2>&1 | grep -q '^GC-N016 error: byte 0: a netperf file .*Trace version 3'; ok $? "a netperf file cut after its Trace version still says the version"
+head -c 24 "$t/v3.netperf" >"$t/short.netperf"
+"$o" --format nettrace "$t/short.netperf" >"$t/x" 2>&1; [ $? = 2 ]; ok $? "--format nettrace, a netperf header alone: exit 2"
+grep -q '^GC-N016 error: byte 0: a netperf file .*not netperf 1-3' "$t/x"; ok $? "--format nettrace: a netperf header alone is refused as netperf (GC-N016)"
 # --help (gcoracle's and compare's) and the man page's OPTIONS name the same options.
 man=${top_srcdir:-.}/docs/gcoracle.1
 help_opts=$({ "$o" --help; "$o" compare --help; } | grep -o -- '--[a-z][a-z-]*' | sort -u)

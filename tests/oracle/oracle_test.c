@@ -83,6 +83,7 @@ static size_t nerrors(void)
 }
 
 static uint64_t ev_thread = 1;   /* the thread ev() writes events on */
+static uint16_t ev_clr;          /* the ClrInstanceID the helpers below write */
 
 static void ev(struct mb *m, unsigned e, const struct pl *p)
 {
@@ -94,29 +95,36 @@ static void gcstart(struct mb *m, uint32_t count, uint32_t depth, uint32_t type)
 {
 	struct pl p = { .n = 0 };
 	pl_u32(&p, count); pl_u32(&p, depth); pl_u32(&p, 1); pl_u32(&p, type);
-	pl_u16(&p, 0); pl_u64(&p, 0);
+	pl_u16(&p, ev_clr); pl_u64(&p, 0);
 	ev(m, GCSPEC_EV_GCStart_V2, &p);
 }
 
 static void gcend(struct mb *m, uint32_t count, uint32_t depth)
 {
 	struct pl p = { .n = 0 };
-	pl_u32(&p, count); pl_u32(&p, depth); pl_u16(&p, 0);
+	pl_u32(&p, count); pl_u32(&p, depth); pl_u16(&p, ev_clr);
 	ev(m, GCSPEC_EV_GCEnd_V1, &p);
 }
 
 static void susp(struct mb *m, uint32_t count)
 {
 	struct pl p = { .n = 0 };
-	pl_u32(&p, 1); pl_u32(&p, count); pl_u16(&p, 0);
+	pl_u32(&p, 1); pl_u32(&p, count); pl_u16(&p, ev_clr);
 	ev(m, GCSPEC_EV_GCSuspendEEBegin_V1, &p);
 }
 
 static void clr_only(struct mb *m, unsigned e)
 {
 	struct pl p = { .n = 0 };
-	pl_u16(&p, 0);
+	pl_u16(&p, ev_clr);
 	ev(m, e, &p);
+}
+
+/* Write the next events as runtime instance clr, on its own thread. */
+static void as(uint16_t clr)
+{
+	ev_clr = clr;
+	ev_thread = 1 + clr;
 }
 
 /* A complete, valid GC with its suspension: 6 events. */
@@ -600,6 +608,82 @@ static void test_stream(void)
 	free(m.buf);
 }
 
+/* Invariants hold per ClrInstanceID: two runtimes in one process interleave
+ * their GCs and suspensions freely. */
+static void test_instances(void)
+{
+	struct mb m = { 0 };
+
+	fresh(&m);
+	for (uint32_t n = 1; n <= 2; n++) {
+		as(1); susp(&m, n - 1);
+		as(2); susp(&m, n - 1);
+		as(1); clr_only(&m, GCSPEC_EV_GCSuspendEEEnd_V1);
+		as(2); clr_only(&m, GCSPEC_EV_GCSuspendEEEnd_V1);
+		as(1); gcstart(&m, n, 0, 0);
+		as(2); gcstart(&m, n, 0, 0);
+		as(2); gcend(&m, n, 0);
+		as(1); gcend(&m, n, 0);
+		as(1); clr_only(&m, GCSPEC_EV_GCRestartEEBegin_V1);
+		as(2); clr_only(&m, GCSPEC_EV_GCRestartEEBegin_V1);
+		as(2); clr_only(&m, GCSPEC_EV_GCRestartEEEnd_V1);
+		as(1); clr_only(&m, GCSPEC_EV_GCRestartEEEnd_V1);
+	}
+	tap_ok(run(&m) == 0 && nrec == 0 && nevents == 24,
+	       "two ClrInstanceIDs with interleaved suspensions and GCs: 24 events, no diagnostics");
+	/* The same events as one instance are wrong: the check above can fail. */
+	fresh(&m);
+	as(1); susp(&m, 0); susp(&m, 0);
+	clr_only(&m, GCSPEC_EV_GCSuspendEEEnd_V1);
+	clr_only(&m, GCSPEC_EV_GCSuspendEEEnd_V1);
+	gcstart(&m, 1, 0, 0); gcstart(&m, 1, 0, 0);
+	run(&m);
+	tap_ok(nerrors() > 0, "the same interleaving on one ClrInstanceID is reported");
+
+	/* Instance 2 has had a GC; instance 1 has GC 2 in flight when a
+	 * GCEnd of instance 2 closes nothing: S001 there, on instance 2, and
+	 * instance 1's GC ends cleanly. */
+	fresh(&m);
+	as(2); full_gc(&m, 1);                          /* 0-5 */
+	as(1); full_gc(&m, 1);                          /* 6-11 */
+	as(1); susp(&m, 1);                             /* 12 */
+	clr_only(&m, GCSPEC_EV_GCSuspendEEEnd_V1);      /* 13 */
+	gcstart(&m, 2, 0, 0);                           /* 14 */
+	as(2); gcend(&m, 5, 0);                         /* 15: S001 */
+	as(1); gcend(&m, 2, 0);                         /* 16 */
+	clr_only(&m, GCSPEC_EV_GCRestartEEBegin_V1);
+	clr_only(&m, GCSPEC_EV_GCRestartEEEnd_V1);
+	run(&m);
+	tap_ok(has(GCSPEC_DIAG_S001, 15) && nwith(GCSPEC_DIAG_S001) == 1 && nerrors() == 1 &&
+	       nwith(GCSPEC_DIAG_S005) == 0 && nwith(GCSPEC_DIAG_S003) == 0,
+	       "a GCEnd of instance 2 while instance 1 has a GC in flight: S001 on it, only there");
+
+	/* Eight instances are kept apart; a ninth shares the eighth's slot,
+	 * said once (S027) at its first event. */
+	fresh(&m);
+	for (uint16_t k = 1; k <= 8; k++) {
+		as(k);
+		gcstart(&m, 1, 0, 0);
+	}
+	for (uint16_t k = 1; k <= 8; k++) {
+		as(k);
+		gcend(&m, 1, 0);
+	}
+	run(&m);
+	tap_ok(nrec == 0, "eight instances with a GC each in flight at once: no diagnostics");
+	fresh(&m);
+	for (uint16_t k = 1; k <= 9; k++) {
+		as(k);
+		gcstart(&m, 1, 0, 0);
+	}
+	as(10); gcstart(&m, 1, 0, 0);
+	run(&m);
+	tap_ok(has(GCSPEC_DIAG_S027, 8) && nwith(GCSPEC_DIAG_S027) == 1,
+	       "a ninth ClrInstanceID is said once (S027) at its first event");
+	as(0);
+	free(m.buf);
+}
+
 static void test_model(void)
 {
 	struct mb m = { 0 };
@@ -685,6 +769,7 @@ int main(void)
 	test_decoder();
 	test_fields();
 	test_stream();
+	test_instances();
 	test_model();
 	test_coverage();
 	return tap_done();
