@@ -430,15 +430,21 @@ static int has_other_version(const struct gen_event *ev)
 	return 0;
 }
 
-/* What a checker may conclude from an event whose fields past a cut are
- * missing: a rule that reads one of them sees it absent or 0 (a GCStart's
- * Count 0 goes backwards, a GCEnd's no longer matches, a join, segment or
- * handle event is not tracked, a heap count is not shown). */
-static void truncated_consequences(struct gen_mutator *m, const struct gen_event *ev)
+/* What a checker may conclude from an event whose fields from `cut` on
+ * are missing, when a stream rule reads one of them: it sees it absent or
+ * 0 (a GCStart's Count 0 goes backwards, a GCEnd's no longer matches, a
+ * join, segment or handle event is not tracked, a heap count is not
+ * shown). ClrInstanceID alone is no loss in a stream of one runtime. */
+static void truncated_consequences(struct gen_mutator *m, const struct gen_event *ev, unsigned cut)
 {
+	static const char *const read[] = { "Count", "Depth", "Type", "Reason", "Heap",
+		"HeapIndex", "HeapNum", "JoinTime", "JoinType", "Address", "HandleID", "Kind",
+		"NumHeaps", "ServerGC", "AllocationAmount", "AllocationAmount64" };
+	int lost = 0;
+
 	static const struct { const char *name, *codes; } c[] = {
-		{ "GCStart", "GC-S001,GC-S004,GC-S005,GC-S006,GC-S007,GC-S012,GC-S024" },
-		{ "GCEnd", "GC-S001,GC-S004,GC-S005,GC-S006,GC-S007,GC-S012,GC-S024" },
+		{ "GCStart", "GC-S001,GC-S004,GC-S005,GC-S006,GC-S007,GC-S012,GC-S013,GC-S014,GC-S024" },
+		{ "GCEnd", "GC-S001,GC-S004,GC-S005,GC-S006,GC-S007,GC-S012,GC-S013,GC-S014,GC-S024" },
 		{ "GCSuspendEEBegin", "GC-S012" },
 		{ "GCJoin", "GC-S015,GC-S016" },
 		{ "GCCreateSegment", "GC-S017,GC-S018" },
@@ -452,7 +458,13 @@ static void truncated_consequences(struct gen_mutator *m, const struct gen_event
 		{ "GCAllocationTick", "GC-V007" },
 	};
 
-	for (unsigned k = 0; k < sizeof c / sizeof c[0]; k++)
+	for (unsigned k = 0; k < sizeof read / sizeof read[0]; k++) {
+		int i = gen_values_index(ev->values, read[k], 0);
+
+		if (i >= 0 && (unsigned)i >= cut)
+			lost = 1;
+	}
+	for (unsigned k = 0; lost && k < sizeof c / sizeof c[0]; k++)
 		if (is(ev, c[k].name))
 			may_any(m, c[k].codes);
 }
@@ -488,7 +500,7 @@ static int truncate_at_field(struct gen_mutator *m, struct slot *s, struct gen_e
 	case GCSPEC_BINARY: code = "GC-P007"; break;
 	default: code = "GC-P001"; break;
 	}
-	truncated_consequences(m, ev);
+	truncated_consequences(m, ev, i);
 	own_payload(m, ev);
 	ev->payload_len = offs[i];
 	expect(m, code, here(m), 0);
