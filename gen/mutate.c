@@ -35,7 +35,7 @@ enum {
 	C_TRUNCATE, C_EXTEND, C_OTHER_VERSION_SIZE, C_CLOSED_ENUM, C_BITMAP, C_UNPAIRED_SURROGATE,
 	C_UNTERMINATED, C_ODD_LENGTH, C_STRUCT_COUNT, C_BINARY_LENGTH, C_POINTER_WIDTH, C_BOOLEAN,
 	C_ALLOC_AMOUNT, C_DEPTH_RANGE, C_BGC_DEPTH, C_HEAP_INDEX, C_UNKNOWN_VERSION, C_UNKNOWN_ID,
-	C_COUNT
+	C_REORDER, C_COUNT
 };
 
 const struct gen_mutation_class gen_mutation_classes[] = {
@@ -66,8 +66,8 @@ const struct gen_mutation_class gen_mutation_classes[] = {
 	{ "bgc-inside-gc", "stream", "GC-S024", 0, "a foreground GC relabelled background (Type 1, depth 2)" },
 	{ "trace-starts-inside-gc", "stream", "GC-S002", 0, "drop everything before the first GCEnd" },
 	{ "trace-ends-inside-gc", "stream", "GC-S003", 0, "drop everything after a GCStart" },
-	{ "truncate-at-field", "payload", "GC-P001", 0, "cut a GCMarkWithType payload at a field boundary" },
-	{ "extend-payload", "payload", "GC-P002", 0, "append 4 bytes to a GCMarkWithType payload" },
+	{ "truncate-at-field", "payload", "GC-P001|GC-P003|GC-P006|GC-P007", 0, "cut a seed-chosen event-version's payload at a seed-chosen field boundary" },
+	{ "extend-payload", "payload", "GC-P002", 0, "append 1 to 8 bytes to a seed-chosen event-version's payload" },
 	{ "size-of-other-version", "payload", "GC-P008", 0, "cut a GCAllocationTick to the size of its previous version" },
 	{ "closed-enum-value", "payload", "GC-V001", 0, "GCAllocationTick AllocationKind outside its closed map" },
 	{ "bitmap-unknown-bits", "payload", "GC-V003", 0, "a GCBulkRootEdge flag bit no map defines" },
@@ -84,6 +84,7 @@ const struct gen_mutation_class gen_mutation_classes[] = {
 	{ "heap-index-out-of-range", "payload", "GC-V007", 0, "a GCAllocationTick HeapIndex beyond the heaps" },
 	{ "unknown-event-version", "stream", "GC-U001", 0, "GCMarkWithType labelled version 5" },
 	{ "unknown-event-id", "stream", "GC-U002", 0, "a GCMarkWithType labelled id 250" },
+	{ "reorder-events", "stream", "GC-S009,GC-S008,GC-S010", 0, "a GCSuspendEEBegin and its GCSuspendEEEnd swapped (timestamps kept in file order)" },
 };
 const unsigned gen_nmutation_classes = sizeof gen_mutation_classes / sizeof gen_mutation_classes[0];
 
@@ -105,6 +106,11 @@ struct slot {
 	int state;         /* 0 waiting, 1 acted and following up, 2 done */
 	uint64_t a, b;
 	unsigned must;     /* required diagnostics recorded for this class */
+	/* Payload classes that take any event-version: the rank-th distinct
+	 * one with fields the class sees, and what to pick in it (a field
+	 * boundary, a number of bytes), both from the seed. */
+	unsigned rank;
+	uint64_t pick;
 };
 
 #define MAX_THREADS 64
@@ -144,6 +150,16 @@ struct gen_mutator {
 	uint64_t join_thread[MAX_JOIN_HEAPS];
 	struct gen_values *ivals;  /* injected events and re-encodes */
 	uint8_t *buf;
+	/* The event-versions the slot kinds_owner has seen (kind_target). */
+	const struct slot *kinds_owner;
+	uint8_t kinds_seen[(GCSPEC_NEVENTS + 7) / 8];
+	unsigned nkinds;
+	/* reorder-events holds one event back to see whether the next one is
+	 * its partner: a copy of it, its payload and its values. */
+	int held;
+	struct gen_event held_ev;
+	struct gen_values *held_vals;
+	uint8_t *held_buf;
 };
 
 static void expect(struct gen_mutator *m, const char *code, int64_t index, int may)
@@ -380,6 +396,147 @@ static int inject_marker(struct gen_mutator *m, struct slot *s, const struct gen
 
 #define DONE(s) ((s)->state = 2)
 
+/* A seed's bits spread over 64 (splitmix64's finaliser). */
+static uint64_t mix(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+/* The target of a class that takes any event-version with fields: the
+ * first event of the rank-th distinct event-version the class sees (b set:
+ * the next such event, the fallback's). Over seeds the rank, and so the
+ * event-version, varies over what the stream writes. */
+static int kind_target(struct gen_mutator *m, struct slot *s, const struct gen_event *ev)
+{
+	unsigned e = ev->spec_event, bit;
+
+	if (s->state != 0 || e == GEN_NO_SPEC || e >= GCSPEC_NEVENTS || !ev->values ||
+	    !gcspec_events[e].nfields)
+		return 0;
+	if (s->b)
+		return 1;
+	if (m->kinds_owner != s) {
+		memset(m->kinds_seen, 0, sizeof m->kinds_seen);
+		m->kinds_owner = s;
+		m->nkinds = 0;
+	}
+	bit = 1u << (e % 8);
+	if (m->kinds_seen[e / 8] & bit)
+		return 0;
+	m->kinds_seen[e / 8] |= (uint8_t)bit;
+	return m->nkinds++ == s->rank;
+}
+
+/* Another version of ev's event is in the spec: a payload cut or grown to
+ * its size decodes as it (GC-P008), which a checker may say. */
+static int has_other_version(const struct gen_event *ev)
+{
+	const struct gcspec_event *sp = &gcspec_events[ev->spec_event];
+
+	for (unsigned v = 0; v < GCSPEC_MAX_VERSIONS; v++) {
+		const struct gcspec_event *o = gcspec_lookup(sp->provider, sp->id, v);
+
+		if (o && o != sp)
+			return 1;
+	}
+	return 0;
+}
+
+/* What a checker may conclude from an event whose fields from `cut` on
+ * are missing, when a stream rule reads one of them: it sees it absent or
+ * 0 (a GCStart's Count 0 goes backwards, a GCEnd's no longer matches, a
+ * join, segment or handle event is not tracked, a heap count is not
+ * shown). ClrInstanceID alone is no loss in a stream of one runtime. */
+static void truncated_consequences(struct gen_mutator *m, const struct gen_event *ev, unsigned cut)
+{
+	static const char *const read[] = { "Count", "Depth", "Type", "Reason", "Heap",
+		"HeapIndex", "HeapNum", "JoinTime", "JoinType", "Address", "HandleID", "Kind",
+		"NumHeaps", "ServerGC", "AllocationAmount", "AllocationAmount64" };
+	int lost = 0;
+
+	static const struct { const char *name, *codes; } c[] = {
+		{ "GCStart", "GC-S001,GC-S004,GC-S005,GC-S006,GC-S007,GC-S012,GC-S013,GC-S014,GC-S024" },
+		{ "GCEnd", "GC-S001,GC-S004,GC-S005,GC-S006,GC-S007,GC-S012,GC-S013,GC-S014,GC-S024" },
+		{ "GCSuspendEEBegin", "GC-S012" },
+		{ "GCJoin", "GC-S015,GC-S016" },
+		{ "GCCreateSegment", "GC-S017,GC-S018" },
+		{ "GCFreeSegment", "GC-S017,GC-S018" },
+		{ "SetGCHandle", "GC-S019,GC-S020" },
+		{ "DestroyGCHandle", "GC-S019,GC-S020" },
+		{ "GCPerHeapHistory", "GC-V007" },
+		{ "GCGlobalHeapHistory", "GC-V007" },
+		{ "GCSettings", "GC-V007" },
+		{ "GCSettingsRundown", "GC-V007" },
+		{ "GCAllocationTick", "GC-V007" },
+	};
+
+	for (unsigned k = 0; k < sizeof read / sizeof read[0]; k++) {
+		int i = gen_values_index(ev->values, read[k], 0);
+
+		if (i >= 0 && (unsigned)i >= cut)
+			lost = 1;
+	}
+	for (unsigned k = 0; lost && k < sizeof c / sizeof c[0]; k++)
+		if (is(ev, c[k].name))
+			may_any(m, c[k].codes);
+}
+
+/* truncate-at-field: cut ev's payload where one of its top-level fields
+ * begins, a field of at least one byte (zero-length ones share the next
+ * field's boundary), chosen by pick. The decoder then stops at that field
+ * and says why by its type: a fixed-size field is cut (GC-P001), a string
+ * has no terminator (GC-P003), a Struct's count asks for rows that are not
+ * there (GC-P006), a Binary's length for bytes that are not (GC-P007). */
+static int truncate_at_field(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
+{
+	const struct gcspec_field *f = gcspec_event_fields(&gcspec_events[ev->spec_event]);
+	uint32_t offs[GEN_VALUES_MAX_FIELDS + 1];
+	unsigned cand[GEN_VALUES_MAX_FIELDS], nc = 0, n = ev->values->nfields, i;
+	const char *code;
+
+	if (gen_encode_offsets(ev->values, m->psize, offs) < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		unsigned next = i + 1 + (f[i].type == GCSPEC_STRUCT ? f[i].nmembers : 0u);
+
+		if (!f[i].is_member && next <= n && offs[next] > offs[i])
+			cand[nc++] = i;
+	}
+	if (!nc)
+		return 0;
+	i = cand[s->pick % nc];
+	switch (f[i].type) {
+	case GCSPEC_UNICODE_STRING:
+	case GCSPEC_ANSI_STRING: code = "GC-P003"; break;
+	case GCSPEC_STRUCT: code = "GC-P006"; break;
+	case GCSPEC_BINARY: code = "GC-P007"; break;
+	default: code = "GC-P001"; break;
+	}
+	truncated_consequences(m, ev, i);
+	own_payload(m, ev);
+	ev->payload_len = offs[i];
+	expect(m, code, here(m), 0);
+	if (has_other_version(ev))
+		expect(m, "GC-P008", here(m), 1);
+	return 1;
+}
+
+/* extend-payload: 1 to 8 bytes (by pick) after the template's end. */
+static void extend_payload(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
+{
+	uint32_t k = 1 + (uint32_t)(s->pick % 8);
+
+	own_payload(m, ev);
+	memset(m->buf + ev->payload_len, 0, k);
+	ev->payload_len += k;
+	expect(m, "GC-P002", here(m), 0);
+	if (has_other_version(ev))
+		expect(m, "GC-P008", here(m), 1);
+}
+
 /* -1, saying which class failed unless the failure said why itself. */
 static int slot_failed(struct gen_mutator *m, const struct slot *s)
 {
@@ -387,6 +544,88 @@ static int slot_failed(struct gen_mutator *m, const struct slot *s)
 		snprintf(m->sink.error, sizeof m->sink.error, "mutation %s failed",
 			 gen_mutation_classes[s->cls].name);
 	return -1;
+}
+
+/* Keep a copy of ev (its payload and values too) to write later. */
+static int hold(struct gen_mutator *m, const struct gen_event *ev)
+{
+	if (!m->held_vals) {
+		m->held_vals = malloc(sizeof *m->held_vals);
+		m->held_buf = malloc(GEN_PAYLOAD_MAX);
+		if (!m->held_vals || !m->held_buf)
+			return -1;
+	}
+	if (ev->payload_len > GEN_PAYLOAD_MAX)
+		return -1;
+	m->held_ev = *ev;
+	memcpy(m->held_buf, ev->payload, ev->payload_len);
+	m->held_ev.payload = m->held_buf;
+	if (ev->values) {
+		memcpy(m->held_vals, ev->values, sizeof *m->held_vals);
+		m->held_ev.values = m->held_vals;
+	}
+	m->held = 1;
+	return 0;
+}
+
+static int release_held(struct gen_mutator *m)
+{
+	if (!m->held)
+		return 0;
+	m->held = 0;
+	return out(m, &m->held_ev);
+}
+
+/* reorder-events: a GCSuspendEEBegin on an idle runtime and its thread's
+ * GCSuspendEEEnd right after it change places. The timestamps stay in
+ * file order (the end takes the begin's time, the begin the end's), so a
+ * reader that orders events by time sees the same swap. A checker then
+ * sees an end with no suspension begun (GC-S009), a begin while the runtime
+ * is suspended (GC-S008), and the GC's restart while the runtime is still
+ * suspending (GC-S010); after the restart's end all is as before. Another
+ * thread's suspension events before that restart could take the runtime
+ * over in a checker's eyes (a waiter), making the restart legal: GC-S010
+ * and what follows from it are then "may". */
+static int reorder(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
+{
+	if (m->held) {
+		struct gen_event *b = &m->held_ev;
+
+		if (is(ev, "GCSuspendEEEnd") && ev->thread_id == b->thread_id &&
+		    ev->timestamp > b->timestamp) {
+			uint64_t t = ev->timestamp;
+
+			m->held = 0;
+			ev->timestamp = b->timestamp;
+			b->timestamp = t;
+			expect(m, "GC-S009", here(m), 0);
+			TRYM(out(m, ev));
+			expect(m, "GC-S008", here(m), 0);
+			TRYM(out(m, b));
+			s->state = 1;
+			s->a = 0;
+			s->b = b->thread_id;
+			return 1;
+		}
+		/* Not its end right after it: write it, try the next one. */
+		TRYM(release_held(m));
+		s->seen--;
+	}
+	if (target(s, is(ev, "GCSuspendEEBegin") && m->open_susp == 1)) {
+		TRYM(hold(m, ev));
+		return 1;
+	}
+	if (s->state == 1) {
+		if ((is(ev, "GCSuspendEEBegin") || is(ev, "GCSuspendEEEnd")) && ev->thread_id != s->b)
+			s->a = 1;
+		if (is(ev, "GCRestartEEBegin") && ev->thread_id == s->b) {
+			expect(m, "GC-S010", here(m), s->a != 0);
+			if (s->a)
+				may_any(m, "GC-S008,GC-S009,GC-S010,GC-S011");
+			DONE(s);
+		}
+	}
+	return 0;
 }
 
 /* One class looks at one event. Returns 1 when it wrote (or dropped) the
@@ -743,30 +982,32 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 		}
 		return 0;
 	case C_TRUNCATE:
+		if (kind_target(m, s, ev)) {
+			int r = truncate_at_field(m, s, ev);
+
+			if (r < 0)
+				return -1;
+			if (r)
+				DONE(s);
+		}
+		return 0;
 	case C_EXTEND:
+		if (kind_target(m, s, ev)) {
+			extend_payload(m, s, ev);
+			DONE(s);
+		}
+		return 0;
 	case C_UNKNOWN_VERSION:
 	case C_UNKNOWN_ID:
 		if (target(s, is(ev, "GCMarkWithType"))) {
-			if (s->cls == C_TRUNCATE) {
-				gen_encode_offsets(ev->values, m->psize, offs);
-				own_payload(m, ev);
-				ev->payload_len = offs[1 + s->occ % (ev->values ? 3 : 3)];
-				expect(m, "GC-P001", here(m), 0);
-			} else if (s->cls == C_EXTEND) {
-				own_payload(m, ev);
-				memset(m->buf + ev->payload_len, 0, 4);
-				ev->payload_len += 4;
-				expect(m, "GC-P002", here(m), 0);
+			own_payload(m, ev);
+			ev->spec_event = GEN_NO_SPEC;
+			if (s->cls == C_UNKNOWN_VERSION) {
+				ev->version = 5;
+				expect(m, "GC-U001", here(m), 0);
 			} else {
-				own_payload(m, ev);
-				ev->spec_event = GEN_NO_SPEC;
-				if (s->cls == C_UNKNOWN_VERSION) {
-					ev->version = 5;
-					expect(m, "GC-U001", here(m), 0);
-				} else {
-					ev->id = 250;
-					expect(m, "GC-U002", here(m), 0);
-				}
+				ev->id = 250;
+				expect(m, "GC-U002", here(m), 0);
 			}
 			DONE(s);
 		}
@@ -848,6 +1089,8 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 			DONE(s);
 		}
 		return 0;
+	case C_REORDER:
+		return reorder(m, s, ev);
 	case C_DEPTH_RANGE:
 	case C_BGC_DEPTH:
 		if (target(s, is(ev, "GCStart") && num(ev, "Type") == (s->cls == C_BGC_DEPTH ? 1u : 0u) &&
@@ -1068,6 +1311,19 @@ static int fallback(struct gen_mutator *m, struct slot *s)
 			return inject2(m, at, "GCRestartEEEnd", NULL, 0, NULL, 0);
 		}
 		return 0;
+	case C_REORDER:
+		/* One whole suspension first, then the pair swapped. */
+		TRY_INJECT(inject2(m, at, "GCSuspendEEBegin", "Count", 0xFFFFFFFFu, "Reason", 0));
+		TRY_INJECT(inject2(m, at, "GCSuspendEEEnd", NULL, 0, NULL, 0));
+		TRY_INJECT(inject2(m, at, "GCRestartEEBegin", NULL, 0, NULL, 0));
+		TRY_INJECT(inject2(m, at, "GCRestartEEEnd", NULL, 0, NULL, 0));
+		expect(m, "GC-S009", here(m), 0);
+		TRY_INJECT(inject2(m, at, "GCSuspendEEEnd", NULL, 0, NULL, 0));
+		expect(m, "GC-S008", here(m), 0);
+		TRY_INJECT(inject2(m, at, "GCSuspendEEBegin", "Count", 0xFFFFFFFFu, "Reason", 0));
+		expect(m, "GC-S010", here(m), 0);
+		TRY_INJECT(inject2(m, at, "GCRestartEEBegin", NULL, 0, NULL, 0));
+		return inject2(m, at, "GCRestartEEEnd", NULL, 0, NULL, 0);
 	case C_SUSPEND_COUNT:
 		/* Above the latest GC's Count: no GC suspension writes that. */
 		expect(m, "GC-S012", here(m), 0);
@@ -1113,6 +1369,8 @@ static int fallback(struct gen_mutator *m, struct slot *s)
 		return inject2(m, at, "GCStart", "Count", n + 1, "Depth", 0);
 	case C_TRUNCATE:
 	case C_EXTEND:
+		s->b = 1; /* the synthesised event is the target */
+		return synth_target(m, s, "GCMarkWithType");
 	case C_UNKNOWN_VERSION:
 	case C_UNKNOWN_ID:
 		return synth_target(m, s, "GCMarkWithType");
@@ -1274,6 +1532,8 @@ struct gen_mutator *gen_mutator_new(const int *classes, unsigned n, struct gen_w
 			m->slots[k].cls = classes[i];
 			/* Past the first GCs, counted from where the class starts. */
 			m->slots[k].occ = 3 + (unsigned)(seed % 2);
+			m->slots[k].rank = (unsigned)(mix(seed * 64 + (unsigned)classes[i]) % 24);
+			m->slots[k].pick = mix(mix(seed) + (unsigned)classes[i]);
 			if (classes[i] == C_BITMAP || classes[i] == C_BINARY_LENGTH ||
 			    classes[i] == C_BOOLEAN || classes[i] == C_SEGMENT_DOUBLE_FREE)
 				m->slots[k].occ = 1;
@@ -1317,6 +1577,8 @@ static int run_fallback(struct gen_mutator *m, struct slot *s)
 
 int gen_mutator_finish(struct gen_mutator *m)
 {
+	if (release_held(m) < 0)
+		return -1;
 	for (unsigned k = 0; k < m->nslots; k++)
 		if (m->slots[k].state == 1 && m->slots[k].cls == C_TRACE_ENDS_IN_GC)
 			m->slots[k].state = 2;
@@ -1343,5 +1605,7 @@ void gen_mutator_free(struct gen_mutator *m)
 	free(m->slots);
 	free(m->ivals);
 	free(m->buf);
+	free(m->held_vals);
+	free(m->held_buf);
 	free(m);
 }
