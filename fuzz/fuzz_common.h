@@ -6,6 +6,9 @@
  * the replay driver report as a crash):
  * - reading the same bytes twice gives the same events, decoded values and
  *   diagnostics (no hidden state, no uninitialised reads that matter);
+ * - reading them as gcoracle --quiet does (no event handed on, so the
+ *   checker's lean decoding) gives the same diagnostics in the same order
+ *   and the same statistics as the full decode;
  * - a stream the reader read without a container error, written again by
  *   gen's writer for that container, reads back to the same header fields
  *   and events (value for value);
