@@ -10,25 +10,28 @@ seeds=${CROSS_SEEDS:-25}
 work=$(mktemp -d) || exit 99
 trap 'rm -rf "$work"' EXIT
 n=0 fail=0
+
+# clean SEEDS GCGEN-ARGS...: gcgen with seeds 1..SEEDS, each stream checked
+# by gcoracle; sets $bad to the first failure, or empty.
+clean() {
+	last=$1; shift
+	bad="" s=1
+	while [ $s -le "$last" ]; do
+		if ! "$gcgen" -q "$@" --seed $s -o "$work/m" 2>"$work/err"; then
+			bad="gcgen failed: $(head -1 "$work/err")"; return
+		fi
+		if ! "$oracle" --quiet "$work/m" >"$work/out" 2>&1; then
+			bad="seed $s: $(grep -m3 'GC-' "$work/out" | tr '\n' ' ')"; return
+		fi
+		s=$((s + 1))
+	done
+}
 formats=${CROSS_FORMATS:-cbor nettrace-v5 nettrace-v6}
 for profile in $("$gcgen" --list-profiles | awk '{print $1}'); do
 	for format in $formats; do
 		for psize in 4 8; do
 			n=$((n + 1))
-			bad=""
-			s=1
-			while [ $s -le "$seeds" ]; do
-				f=$work/s.$format
-				if ! "$gcgen" --profile "$profile" --format "$format" --pointer-size $psize \
-					--seed $s --gcs 20 -o "$f" 2>"$work/err"; then
-					# A profile may not exist in a pointer size (e.g. none); that is gcgen's call.
-					bad="gcgen failed: $(head -1 "$work/err")"; break
-				fi
-				if ! "$oracle" --quiet "$f" >"$work/out" 2>&1; then
-					bad="seed $s: $(grep -m3 'GC-' "$work/out" | tr '\n' ' ')"; break
-				fi
-				s=$((s + 1))
-			done
+			clean "$seeds" --profile "$profile" --format "$format" --pointer-size $psize --gcs 20
 			if [ -z "$bad" ]; then
 				echo "ok $n - $profile $format pointer size $psize: $seeds seeds, zero errors"
 			else
@@ -43,18 +46,7 @@ done
 for profile in $("$gcgen" --list-profiles | awk '{print $1}'); do
 	for format in $formats; do
 		n=$((n + 1))
-		bad=""
-		s=1
-		while [ $s -le 5 ]; do
-			if ! "$gcgen" -q --profile "$profile" --heaps 2 --format "$format" --seed $s \
-				--gcs 20 -o "$work/sv" 2>"$work/err"; then
-				bad="gcgen failed: $(head -1 "$work/err")"; break
-			fi
-			if ! "$oracle" --quiet "$work/sv" >"$work/out" 2>&1; then
-				bad="seed $s: $(grep -m3 'GC-' "$work/out" | tr '\n' ' ')"; break
-			fi
-			s=$((s + 1))
-		done
+		clean 5 --profile "$profile" --heaps 2 --format "$format" --gcs 20
 		if [ -z "$bad" ]; then
 			echo "ok $n - $profile server GC (2 heaps) $format: 5 seeds, zero errors"
 		else
@@ -67,16 +59,7 @@ done
 for heaps in 1 2 64 130; do
 	for format in $formats; do
 		n=$((n + 1))
-		bad=""
-		for s in 1 2 3; do
-			if ! "$gcgen" -q --heaps $heaps -k 0xFFFFFFFFFFFFFFFF --format "$format" --seed $s \
-				--gcs 8 -o "$work/h" 2>"$work/err"; then
-				bad="gcgen failed: $(head -1 "$work/err")"; break
-			fi
-			if ! "$oracle" --quiet "$work/h" >"$work/out" 2>&1; then
-				bad="seed $s: $(grep -m3 'GC-' "$work/out" | tr '\n' ' ')"; break
-			fi
-		done
+		clean 3 --heaps $heaps -k 0xFFFFFFFFFFFFFFFF --format "$format" --gcs 8
 		if [ -z "$bad" ]; then
 			echo "ok $n - server GC with $heaps heaps, $format, every keyword: zero errors"
 		else
