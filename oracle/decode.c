@@ -403,7 +403,7 @@ OR_COLD static void whole_run_rules(struct or_ctx *ctx, const struct or_event *e
 int or_decode(struct or_ctx *ctx, const struct or_event *ev,
               const struct gcspec_event *spec, struct or_decoded *out)
 {
-	unsigned psize = ctx->info.pointer_size == 4 ? 4u : 8u;
+	unsigned psize = (ev->pointer_size ? ev->pointer_size : ctx->info.pointer_size) == 4 ? 4u : 8u;
 	const struct or_pfield *pf = plan_for(spec, psize);
 	unsigned n = spec->nfields;
 	uint32_t end;

@@ -341,7 +341,7 @@ static OR_NOINLINE int run(const struct lstep *s, unsigned nsteps, const struct 
 int or_decode_lean(struct or_ctx *ctx, const struct or_event *ev,
                    const struct gcspec_event *spec, struct or_decoded *out)
 {
-	unsigned ps = ctx->info.pointer_size == 4 ? 0 : 1;
+	unsigned ps = (ev->pointer_size ? ev->pointer_size : ctx->info.pointer_size) == 4 ? 0 : 1;
 	unsigned idx = (unsigned)(spec - gcspec_events);
 	const struct lprog *pr;
 

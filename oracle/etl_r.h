@@ -13,12 +13,19 @@
  * COMPACT, PERFINFO headers), WPP messages and the logfile header are passed
  * over and counted per header type; they take no event index.
  *
+ * Compressed files (LogFileMode EVENT_TRACE_COMPRESSED_MODE, as PerfView's
+ * merge writes them): buffer 0 is stored as it is at its own size, every
+ * later buffer takes its BufferSize bytes in the file and, with BufferFlag
+ * 0x40, holds LZXPRESS (MS-XCA plain LZ77) data that libfwnt expands into
+ * one buffer of the logfile header's BufferSize; records in such a buffer
+ * are reported at the buffer's file offset.
+ *
  * Order: files written with EVENT_TRACE_NO_PER_PROCESSOR_BUFFERING come in
  * time order; other files fill one buffer per processor, so the reader says
  * info->unordered = OR_BY_PROCESSOR and the runner puts events back in time
- * order. The pointer size of each CLR event is its header type's
- * (EVENT_HEADER32: 4), as a 32-bit runtime on 64-bit Windows writes them;
- * info->pointer_size is updated before each such event is returned.
+ * order. The pointer size of each event is its header type's
+ * (EVENT_HEADER32: 4), as a 32-bit runtime on 64-bit Windows writes them,
+ * in or_event.pointer_size; info->pointer_size is the logfile header's.
  *
  * Streaming: one buffer in memory (the file's BufferSize, at most 64 MiB,
  * allocated once); memory does not grow with the file. A problem inside a
@@ -45,7 +52,9 @@ struct etr_reader;
 
 struct etr_counts {
 	uint64_t buffers;          /* buffers read, buffer 0 included */
-	uint64_t buffers_skipped;  /* bad BufferSize or offsets */
+	uint64_t buffers_skipped;  /* bad BufferSize or offsets, corrupt compressed data */
+	uint64_t buffers_decompressed; /* compressed buffers expanded (good or not) */
+	uint64_t bytes_expanded;   /* what they expanded to */
 	uint64_t events;           /* returned by etr_next() */
 	uint64_t events_skipped;   /* bad extended data */
 	uint64_t classic;          /* classic / instance records returned */

@@ -1,10 +1,11 @@
 /*
  * etl_read.c - the ETW .etl reader. See etl_r.h.
  *
- * Shape: the file is a row of BufferSize-byte buffers. etr_next() walks the
- * records of the current buffer, from its 0x48-byte header to its end of
- * data (Offset), each record 8-byte aligned; when the buffer is used up it
- * reads the next one. Each record's header type (byte 2) says where its
+ * Shape: the file is a row of BufferSize-byte buffers (in a compressed
+ * file, a row of buffers each as long as its header says, expanded into
+ * one BufferSize-byte buffer). etr_next() walks the records of the current
+ * buffer, from its 0x48-byte header to its end of data (Offset), each
+ * record 8-byte aligned; when the buffer is used up it reads the next one. Each record's header type (byte 2) says where its
  * size is and how long its fixed header is: one table lookup per record.
  */
 #include "config.h"
@@ -13,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <libfwnt.h>
+
 #include "etl_r.h"
 #include "gcspec.h"
 
@@ -20,6 +23,12 @@
 #define MIN_BUFFER 0x200u         /* room for a buffer header and the logfile header */
 #define MAX_BUFFER (64u << 20)    /* Windows allows 1 MiB (16 MiB lately); far above */
 #define NO_PER_PROCESSOR_BUFFERING 0x10000000u
+#define COMPRESSED_MODE 0x04000000u   /* LogFileMode: EVENT_TRACE_COMPRESSED_MODE */
+#define BUFFER_COMPRESSED 0x0040u     /* BufferFlag: the data after the header is LZXPRESS */
+/* libfwnt's LZXPRESS decoder (20181227) reads the 4-byte indicator word
+ * whole even when fewer bytes are left, and writes one byte past the
+ * output bound before it reports the overrun: both land in this slack. */
+#define SLACK 8u
 #define MAX_NAMES 256             /* distinct GUID names kept; more share one */
 
 enum rkind { R_UNKNOWN = 0, R_SYSTEM, R_COMPACT, R_PERFINFO, R_CLASSIC, R_INSTANCE,
@@ -50,10 +59,17 @@ struct etr_reader {
 	etr_report_fn report;
 	void *arg;
 	struct or_stream_info *info;
-	uint8_t *buf;
+	uint8_t *buf;              /* bsize + SLACK bytes */
+	uint8_t *cbuf;             /* compressed mode: a buffer's data as stored */
 	uint32_t bsize;            /* the file's buffer size */
 	uint64_t boff;             /* file offset of buf[0] */
 	uint32_t pos, end;         /* next record; end of data in this buffer */
+	/* Offsets of records: boff + (pos & posmask). A decompressed buffer
+	 * has no file offset per record: its records are reported at the
+	 * buffer's own offset. */
+	uint32_t posmask;
+	int compressed;            /* LogFileMode says EVENT_TRACE_COMPRESSED_MODE */
+	uint32_t session_bsize;    /* the logfile header's BufferSize, when usable */
 	int in_buffer;
 	int done;
 	uint8_t psize;             /* the logfile header's pointer size */
@@ -100,13 +116,24 @@ static void say(struct etr_reader *r, unsigned code, uint64_t event, uint64_t of
 		r->report(r->arg, code, event, off, r->msg);
 }
 
-/* Read up to n bytes at buf[0]; returns the count (short at end of file). */
-static size_t fill(struct etr_reader *r, size_t n)
+/* Read up to n bytes to dst; returns the count (short at end of file). */
+static size_t fill_to(struct etr_reader *r, uint8_t *dst, size_t n)
 {
-	size_t got = fread(r->buf, 1, n, r->in);
+	size_t got = fread(dst, 1, n, r->in);
 
 	r->file_end += got;
 	return got;
+}
+
+static size_t fill(struct etr_reader *r, size_t n)
+{
+	return fill_to(r, r->buf, n);
+}
+
+/* The file offset a diagnostic or event gives for buffer position pos. */
+static inline uint64_t where(const struct etr_reader *r, uint32_t pos)
+{
+	return r->boff + (pos & r->posmask);
 }
 
 /* "{e13c0d23-ccbc-4e12-931b-d9cc2eee27e4}" for a GUID in Windows layout. */
@@ -148,32 +175,28 @@ static inline int provider_of(struct etr_reader *r, const uint8_t *g)
 /* --- buffers ---------------------------------------------------------------------- */
 
 /*
- * Check the header of the buffer now in buf (got bytes present) and set
- * pos/end. Returns 0 to walk its records, -1 to skip it.
+ * Check the end of data of the buffer now in buf (got bytes of it present,
+ * its size checked by the caller) and set pos/end. Returns 0 to walk its
+ * records, -1 to skip it.
  */
 static int start_buffer(struct etr_reader *r, size_t got)
 {
-	uint32_t size = le32(r->buf), saved = le32(r->buf + 4), off = le32(r->buf + 0x30);
+	uint32_t saved = le32(r->buf + 4), off = le32(r->buf + 0x30);
+	unsigned long long n = (unsigned long long)(r->counts.buffers - 1);
 
-	r->counts.buffers++;
-	if (size != r->bsize) {
-		say(r, GCSPEC_DIAG_W003, UINT64_MAX, r->boff,
-		    "buffer %llu: BufferSize %u, the file's buffers are %u bytes; buffer skipped",
-		    (unsigned long long)(r->counts.buffers - 1), size, r->bsize);
-		r->counts.buffers_skipped++;
-		return -1;
-	}
-	if (off < BUFHDR || off > size) {
+	if (off < BUFHDR || off > r->bsize) {
 		say(r, GCSPEC_DIAG_W004, UINT64_MAX, r->boff + 0x30,
 		    "buffer %llu: end of data (Offset) %u lies outside the buffer's %u..%u; buffer skipped",
-		    (unsigned long long)(r->counts.buffers - 1), off, BUFHDR, size);
+		    n, off, BUFHDR, r->bsize);
 		r->counts.buffers_skipped++;
 		return -1;
 	}
-	if (saved != off)
+	/* The header buffer of a relogged file keeps the SavedOffset of the
+	 * session it came from and one more record past it (measured):
+	 * Offset bounds the records there, and is no fault. */
+	if (saved != off && r->counts.buffers > 1)
 		say(r, GCSPEC_DIAG_W004, UINT64_MAX, r->boff + 4,
-		    "buffer %llu: SavedOffset %u disagrees with Offset %u (Offset used)",
-		    (unsigned long long)(r->counts.buffers - 1), saved, off);
+		    "buffer %llu: SavedOffset %u disagrees with Offset %u (Offset used)", n, saved, off);
 	r->pos = BUFHDR;
 	/* A truncated buffer: only the records before the cut are there. */
 	r->end = off < got ? off : (uint32_t)got;
@@ -181,38 +204,148 @@ static int start_buffer(struct etr_reader *r, size_t got)
 	return 0;
 }
 
+/* No buffer follows: compare the count with the logfile header's. */
+static int end_of_buffers(struct etr_reader *r)
+{
+	uint64_t have = r->counts.buffers;
+
+	if (r->counts.buffers_written && have < r->counts.buffers_written)
+		say(r, GCSPEC_DIAG_W002, UINT64_MAX, r->file_end,
+		    "file ends after %llu buffers; the logfile header says %llu were written",
+		    (unsigned long long)have, (unsigned long long)r->counts.buffers_written);
+	else if (have > r->counts.buffers_written)
+		say(r, GCSPEC_DIAG_W008, UINT64_MAX, 0x48 + 0x20 + 0x24,
+		    "the file holds %llu buffers, the logfile header's BuffersWritten says %llu",
+		    (unsigned long long)have, (unsigned long long)r->counts.buffers_written);
+	return -1;
+}
+
+/* A buffer of a plain file: BufferSize bytes. 0: ready; 1: skipped; -1: end. */
+static int read_plain(struct etr_reader *r)
+{
+	size_t got = fill(r, r->bsize);
+	uint32_t size;
+
+	r->posmask = UINT32_MAX;
+	if (got == 0)
+		return end_of_buffers(r);
+	r->counts.buffers++;
+	if (got < r->bsize) {
+		say(r, GCSPEC_DIAG_W002, UINT64_MAX, r->file_end,
+		    "file ends inside buffer %llu (%zu of %u bytes present)",
+		    (unsigned long long)(r->counts.buffers - 1), got, r->bsize);
+		r->done = 1;
+		if (got < BUFHDR)
+			return -1;
+	}
+	size = le32(r->buf);
+	if (got >= BUFHDR && (le16(r->buf + 0x34) & BUFFER_COMPRESSED)) {
+		say(r, GCSPEC_DIAG_W014, UINT64_MAX, r->boff + 0x34,
+		    "buffer %llu: BufferFlag 0x%04x says compressed, but the logfile header's LogFileMode 0x%08x lacks EVENT_TRACE_COMPRESSED_MODE; buffer skipped",
+		    (unsigned long long)(r->counts.buffers - 1), le16(r->buf + 0x34),
+		    r->counts.log_file_mode);
+		r->counts.buffers_skipped++;
+		return r->done ? -1 : 1;
+	}
+	if (size != r->bsize) {
+		say(r, GCSPEC_DIAG_W003, UINT64_MAX, r->boff,
+		    "buffer %llu: BufferSize %u, the file's buffers are %u bytes; buffer skipped",
+		    (unsigned long long)(r->counts.buffers - 1), size, r->bsize);
+		r->counts.buffers_skipped++;
+		return r->done ? -1 : 1;
+	}
+	if (start_buffer(r, got))
+		return r->done ? -1 : 1;
+	return 0;
+}
+
+/*
+ * A buffer of a compressed file: its header, whose BufferSize is the bytes
+ * it takes in the file, then (BufferFlag 0x40) LZXPRESS data that expands
+ * to exactly Offset - 0x48 bytes, or the buffer as it is. 0: ready;
+ * 1: skipped; -1: end (or the next buffer cannot be found).
+ */
+static int read_packed(struct etr_reader *r)
+{
+	size_t got = fill(r, BUFHDR), n, out;
+	unsigned long long k = (unsigned long long)r->counts.buffers;
+	uint32_t size, off;
+	libfwnt_error_t *err = NULL;
+	int packed, ok;
+
+	if (got == 0)
+		return end_of_buffers(r);
+	r->counts.buffers++;
+	if (got < BUFHDR) {
+		say(r, GCSPEC_DIAG_W002, UINT64_MAX, r->file_end,
+		    "file ends inside buffer %llu's header (%zu of %u bytes present)", k, got, BUFHDR);
+		return -1;
+	}
+	size = le32(r->buf);
+	off = le32(r->buf + 0x30);
+	packed = (le16(r->buf + 0x34) & BUFFER_COMPRESSED) != 0;
+	if (size < BUFHDR + (packed ? 2u : 0u) || size > r->bsize) {
+		/* The next buffer starts where this one's size says: lost. */
+		say(r, GCSPEC_DIAG_W003, UINT64_MAX, r->boff,
+		    "buffer %llu: BufferSize %u (its size in a compressed file) lies outside %u..%u; the rest of the file is skipped",
+		    k, size, BUFHDR + (packed ? 2u : 0u), r->bsize);
+		r->counts.buffers_skipped++;
+		return -1;
+	}
+	n = size - BUFHDR;
+	got = fill_to(r, packed ? r->cbuf : r->buf + BUFHDR, n);
+	if (got < n) {
+		say(r, GCSPEC_DIAG_W002, UINT64_MAX, r->file_end,
+		    "file ends inside buffer %llu (%zu of %u bytes present)", k, BUFHDR + got, size);
+		r->done = 1;
+		if (!packed)
+			return start_buffer(r, BUFHDR + got) ? -1 : 0;
+		/* A cut LZXPRESS stream is not decoded: its buffer is lost. */
+		r->counts.buffers_skipped++;
+		return -1;
+	}
+	if (!packed) {
+		r->posmask = UINT32_MAX;
+		return start_buffer(r, size) ? 1 : 0;
+	}
+	if (off < BUFHDR || off > r->bsize)
+		return start_buffer(r, 0) ? 1 : 0; /* reports W004 */
+	memset(r->cbuf + n, 0, SLACK);
+	out = r->bsize - BUFHDR;
+	ok = libfwnt_lzxpress_decompress(r->cbuf, n, r->buf + BUFHDR, &out, &err) == 1;
+	if (err)
+		libfwnt_error_free(&err);
+	r->counts.buffers_decompressed++;
+	if (ok)
+		r->counts.bytes_expanded += out;
+	if (!ok) {
+		say(r, GCSPEC_DIAG_W012, UINT64_MAX, r->boff + BUFHDR,
+		    "buffer %llu: its LZXPRESS data (%zu bytes) is corrupt or expands past the %u-byte buffer; buffer skipped",
+		    k, n, r->bsize);
+		r->counts.buffers_skipped++;
+		return 1;
+	}
+	if (out != off - BUFHDR) {
+		say(r, GCSPEC_DIAG_W013, UINT64_MAX, r->boff + 0x30,
+		    "buffer %llu: its LZXPRESS data expands to %zu bytes, Offset %u says %u; buffer skipped",
+		    k, out, off, off - BUFHDR);
+		r->counts.buffers_skipped++;
+		return 1;
+	}
+	r->posmask = 0;
+	return start_buffer(r, off) ? 1 : 0;
+}
+
 /* Read the next buffer. 0: one is ready; -1: end of file. */
 static int next_buffer(struct etr_reader *r)
 {
-	size_t got;
-
 	for (;;) {
-		r->boff = r->file_end;
-		got = fill(r, r->bsize);
-		if (got == 0) {
-			uint64_t have = r->counts.buffers;
+		int rc;
 
-			if (r->counts.buffers_written && have < r->counts.buffers_written)
-				say(r, GCSPEC_DIAG_W002, UINT64_MAX, r->file_end,
-				    "file ends after %llu buffers; the logfile header says %llu were written",
-				    (unsigned long long)have, (unsigned long long)r->counts.buffers_written);
-			else if (have > r->counts.buffers_written)
-				say(r, GCSPEC_DIAG_W008, UINT64_MAX, 0x48 + 0x20 + 0x24,
-				    "the file holds %llu buffers, the logfile header's BuffersWritten says %llu",
-				    (unsigned long long)have, (unsigned long long)r->counts.buffers_written);
-			return -1;
-		}
-		if (got < r->bsize) {
-			say(r, GCSPEC_DIAG_W002, UINT64_MAX, r->file_end,
-			    "file ends inside buffer %llu (%zu of %u bytes present)",
-			    (unsigned long long)r->counts.buffers, got, r->bsize);
-			r->done = 1;
-			if (got < BUFHDR)
-				return -1;
-			return start_buffer(r, got) ? -1 : 0;
-		}
-		if (!start_buffer(r, got))
-			return 0;
+		r->boff = r->file_end;
+		rc = r->compressed ? read_packed(r) : read_plain(r);
+		if (rc <= 0)
+			return rc;
 	}
 }
 
@@ -253,7 +386,12 @@ static int logfile_header(struct etr_reader *r, size_t got, struct or_stream_inf
 		say(r, GCSPEC_DIAG_W002, UINT64_MAX, got, "file ends inside the logfile header record");
 		return -1;
 	}
-	if (le32(lf) != r->bsize)
+	/* A relogger (PerfView's merge, compressed or not) writes the header
+	 * buffer at its own size, smaller than the session's buffers. */
+	r->session_bsize = r->bsize;
+	if (le32(lf) > r->bsize && le32(lf) <= MAX_BUFFER && le32(lf) % 8 == 0)
+		r->session_bsize = le32(lf);
+	else if (le32(lf) != r->bsize)
 		say(r, GCSPEC_DIAG_W003, UINT64_MAX, BUFHDR + 0x20,
 		    "logfile header BufferSize %u, the first buffer's is %u", le32(lf), r->bsize);
 	r->psize = (uint8_t)ps;
@@ -284,7 +422,7 @@ static int logfile_header(struct etr_reader *r, size_t got, struct or_stream_inf
 static void lose_buffer(struct etr_reader *r, unsigned code, uint32_t at, const char *fmt,
                         unsigned a, unsigned b)
 {
-	say(r, code, UINT64_MAX, r->boff + at, fmt, a, b);
+	say(r, code, UINT64_MAX, where(r, at), fmt, a, b);
 	r->in_buffer = 0;
 }
 
@@ -298,13 +436,13 @@ static int skip_extended(struct etr_reader *r, const uint8_t *p, uint32_t size, 
 		uint32_t n;
 
 		if (at + 8 > size) {
-			say(r, GCSPEC_DIAG_W009, r->index, r->boff + r->pos + at,
+			say(r, GCSPEC_DIAG_W009, r->index, where(r, r->pos + at),
 			    "extended data item header runs past the record (%u bytes); event skipped", size);
 			return -1;
 		}
 		n = (8u + le16(p + at + 6) + 7u) & ~7u;
 		if (at + n > size) {
-			say(r, GCSPEC_DIAG_W009, r->index, r->boff + r->pos + at,
+			say(r, GCSPEC_DIAG_W009, r->index, where(r, r->pos + at),
 			    "extended data item of %u bytes runs past the record (%u bytes); event skipped",
 			    le16(p + at + 6), size);
 			return -1;
@@ -323,7 +461,7 @@ static void pass_over(struct etr_reader *r, uint8_t type)
 	r->counts.by_type[type]++;
 	if (!r->noted[type]) {
 		r->noted[type] = 1;
-		say(r, GCSPEC_DIAG_W010, UINT64_MAX, r->boff + r->pos,
+		say(r, GCSPEC_DIAG_W010, UINT64_MAX, where(r, r->pos),
 		    "%s records (kernel or other non-event headers) are passed over and counted (noted once per header type)",
 		    type_name[type] ? type_name[type] : "header type");
 	}
@@ -389,10 +527,12 @@ static int record(struct etr_reader *r, struct or_event *ev)
 		ev->block = NULL;
 		ev->cls = 0;
 		ev->provider = provider_of(r, p + 0x18);
+		/* A 32-bit runtime on 64-bit Windows writes EVENT_HEADER32: the
+		 * pointer size travels with the event (a merged file holds
+		 * 32- and 64-bit processes). */
+		ev->pointer_size = t->psize;
 		if (ev->provider >= 0) {
 			ev->provider_name = gcspec_providers[ev->provider].name;
-			/* A 32-bit runtime on 64-bit Windows writes EVENT_HEADER32. */
-			r->info->pointer_size = t->psize;
 		} else {
 			ev->provider_name = other_name(r, p + 0x18);
 			r->counts.other_provider++;
@@ -413,6 +553,7 @@ static int record(struct etr_reader *r, struct or_event *ev)
 		memset(ev, 0, sizeof *ev);
 		ev->provider = -1;
 		ev->provider_name = other_name(r, p + 0x18);
+		ev->pointer_size = t->psize;
 		ev->thread_id = le32(p + 0x08);
 		ev->timestamp = le64(p + 0x10);
 		ev->opcode = p[4];
@@ -430,8 +571,8 @@ static int record(struct etr_reader *r, struct or_event *ev)
 	return 0;
 out:
 	ev->index = r->index++;
-	ev->offset = r->boff + r->pos;
-	ev->payload_offset = r->boff + (uint64_t)(ev->payload - r->buf);
+	ev->offset = where(r, r->pos);
+	ev->payload_offset = where(r, (uint32_t)(ev->payload - r->buf));
 	r->pos += (size + 7u) & ~7u;
 	r->counts.events++;
 	return 1;
@@ -483,29 +624,43 @@ struct etr_reader *etr_open(FILE *in, etr_report_fn report, void *arg,
 		    r->bsize, MIN_BUFFER, MAX_BUFFER);
 		goto fail;
 	}
-	r->buf = malloc(r->bsize);
+	r->buf = malloc(r->bsize + SLACK);
 	if (!r->buf)
 		goto fail;
 	memcpy(r->buf, head, sizeof head);
 	got = sizeof head + fread(r->buf + sizeof head, 1, r->bsize - sizeof head, in);
 	r->file_end = got;
 	r->boff = 0;
+	r->posmask = UINT32_MAX;
+	r->counts.buffers = 1;
 	if (logfile_header(r, got, info))
 		goto fail;
 	info->format_version = 1;
 	/* Per-processor buffers group events by processor, not by time. */
 	info->unordered = r->counts.log_file_mode & NO_PER_PROCESSOR_BUFFERING ? 0 : OR_BY_PROCESSOR;
+	r->compressed = (r->counts.log_file_mode & COMPRESSED_MODE) != 0;
 	{
 		uint32_t pos = r->pos;
+		size_t b0 = r->bsize;
 
 		if (got < r->bsize) {
 			say(r, GCSPEC_DIAG_W002, UINT64_MAX, got,
 			    "file ends inside buffer 0 (%zu of %u bytes present)", got, r->bsize);
 			r->done = 1;
 		}
+		if (r->session_bsize > r->bsize) {
+			uint8_t *nb = realloc(r->buf, r->session_bsize + SLACK);
+
+			if (!nb)
+				goto fail;
+			r->buf = nb;
+			r->bsize = r->session_bsize;
+		}
+		if (r->compressed && !(r->cbuf = malloc(r->bsize + SLACK)))
+			goto fail;
 		/* Walk the rest of buffer 0 like any other (real files carry more
 		 * header-group records there). */
-		if (!start_buffer(r, got))
+		if (!start_buffer(r, got < b0 ? got : b0))
 			r->pos = pos < r->end ? pos : r->end;
 	}
 	return r;
@@ -542,5 +697,6 @@ void etr_close(struct etr_reader *r)
 	if (!r)
 		return;
 	free(r->buf);
+	free(r->cbuf);
 	free(r);
 }

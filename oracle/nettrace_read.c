@@ -831,6 +831,7 @@ static inline int fast_event(struct ntr_reader *r, struct or_event *ev)
 	ev->model_fields_len = 0;
 	ev->block = r->blk;
 	ev->cls = m->cls;
+	ev->pointer_size = 0; /* one per file: the trace block's */
 	r->pos = (size_t)(p - b) + len;
 	r->counts.events++;
 	return 1;
@@ -1486,6 +1487,7 @@ static NTR_NOINLINE enum or_status next_slow(struct ntr_reader *r, struct or_eve
 			ev->payload_len = w.len;
 			ev->block = r->blk;
 			ev->cls = m->cls;
+			ev->pointer_size = 0;
 			r->counts.events++;
 			return OR_EVENT;
 		}

@@ -91,10 +91,14 @@ struct or_event {
 	struct or_block *block;
 	/* 0, or a number the reader gives the events of one class: every
 	 * event it gives this number has the same provider, provider_name,
-	 * id, version, level, opcode and keywords, for as long as the reader
+	 * id, version, level, opcode, keywords and pointer_size, for as long as the reader
 	 * is open (a nettrace metadata record's definition). The time-order
 	 * window then finds the event's class without comparing them. */
 	uint64_t cls;
+	/* The pointer size the event was written with (4 or 8), 0 for the
+	 * stream's (or_stream_info.pointer_size). A merged .etl holds 32- and
+	 * 64-bit processes; the time-order window carries it with the event. */
+	uint8_t pointer_size;
 };
 
 struct or_ctx; /* the checker and diagnostic sink: see check.h / diag.h */

@@ -1,6 +1,6 @@
 /*
  * reorder_class.c - the classes of the events the time-order window holds
- * (provider, id, version, level, opcode, keywords): kept once per kind in
+ * (provider, id, version, level, opcode, keywords, pointer size): kept once per kind in
  * a table and named by index in each record, so a record stays 64 bytes.
  *
  * Found by content with a hash table, not through the reader: any reader
@@ -18,7 +18,7 @@ static uint64_t class_hash(const struct or_event *ev)
 {
 	uint64_t h = (uint64_t)(uint32_t)ev->provider ^ (uint64_t)ev->id << 16 ^
 	             (uint64_t)ev->version << 32 ^ (uint64_t)ev->level << 40 ^
-	             (uint64_t)ev->opcode << 48;
+	             (uint64_t)ev->opcode << 48 ^ (uint64_t)ev->pointer_size << 56;
 
 	h ^= ev->keywords * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)ev->provider_name;
 	h ^= h >> 33;
@@ -31,7 +31,7 @@ static int same(const struct or_rclass *c, const struct or_event *ev)
 	return c->id == ev->id && c->version == ev->version &&
 	       c->provider == ev->provider && c->keywords == ev->keywords &&
 	       c->level == ev->level && c->opcode == ev->opcode &&
-	       c->provider_name == ev->provider_name;
+	       c->provider_name == ev->provider_name && c->pointer_size == ev->pointer_size;
 }
 
 /* Put class index c (whose hash is h) in the index table. */
@@ -55,6 +55,7 @@ static uint64_t class_hash_of(const struct or_rclass *c)
 	e.level = c->level;
 	e.opcode = c->opcode;
 	e.keywords = c->keywords;
+	e.pointer_size = c->pointer_size;
 	return class_hash(&e);
 }
 
@@ -102,6 +103,7 @@ static uint32_t find(struct or_reorder *q, const struct or_event *ev)
 	c->level = ev->level;
 	c->opcode = ev->opcode;
 	c->keywords = ev->keywords;
+	c->pointer_size = ev->pointer_size;
 	index_put(q, h, (uint32_t)q->ncls);
 	return (uint32_t)q->ncls++;
 }

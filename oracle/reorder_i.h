@@ -39,6 +39,7 @@ struct or_rclass {
 	int provider;
 	uint16_t id;
 	uint8_t version, level, opcode;
+	uint8_t pointer_size;      /* or_event.pointer_size: in the padding */
 };
 
 /* ev's class: its index, NONE when memory runs out. */
@@ -65,6 +66,7 @@ static inline void or_rclass_fill(const struct or_reorder *q, uint32_t c, struct
 	e->level = k->level;
 	e->opcode = k->opcode;
 	e->keywords = k->keywords;
+	e->pointer_size = k->pointer_size;
 }
 /* The window is empty: forget every class. */
 void or_rclass_reset(struct or_reorder *q);

@@ -1,6 +1,6 @@
 # ETL tests: round trips, container faults, truncation, the CLI (profiles,
 # modes, values against the model stream) and a throughput tool.
-ETL_TEST_LIBS = gen/libgcetl_w.a oracle/libgcetl_r.a gen/libgcspec.a
+ETL_TEST_LIBS = gen/libgcetl_w.a oracle/libgcetl_r.a gen/libgcspec.a $(FWNT_LIBS)
 ETL_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/oracle -I$(top_srcdir)/tests
 
 check_PROGRAMS += tests/etl/roundtrip tests/etl/faults tests/etl/etldump
@@ -14,8 +14,10 @@ tests_etl_etldump_SOURCES = tests/etl/etldump.c tests/etl/etcommon.h tests/diag_
 tests_etl_etldump_CPPFLAGS = $(ETL_TEST_CPPFLAGS)
 tests_etl_etldump_LDADD = $(ETL_TEST_LIBS)
 
-TESTS += tests/etl/roundtrip tests/etl/faults tests/etl/cli.sh
-EXTRA_DIST += tests/etl/cli.sh tests/etl/bench.sh
+TESTS += tests/etl/roundtrip tests/etl/faults tests/etl/cli.sh tests/etl/mixed_pointer.py \
+	tests/etl/real_baseline.py
+EXTRA_DIST += tests/etl/cli.sh tests/etl/bench.sh tests/etl/mixed_pointer.py \
+	tests/etl/real_baseline.py
 
 # make bench: .etl write and read throughput.
 bench: bench-etl

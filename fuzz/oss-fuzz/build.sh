@@ -34,6 +34,16 @@ else
 	cbor_libs=$(pkg-config --libs libcbor)
 fi
 
+# libfwnt (the .etl reader expands compressed buffers with it): its static
+# archive when the system has one, as the fuzzing runners have no libfwnt.so.
+fwnt_cflags=$(pkg-config --cflags libfwnt)
+fwnt_a="$(pkg-config --variable=libdir libfwnt)/libfwnt.a"
+if [ -f "$fwnt_a" ]; then
+	fwnt_libs="$fwnt_a -lpthread"
+else
+	fwnt_libs=$(pkg-config --libs libfwnt)
+fi
+
 # A configured tree gives config.h, the generated spec tables and the lists
 # of sources and harnesses (so this script never repeats the Makefile's).
 if [ -n "${GCCONFORM_BUILD:-}" ]; then
@@ -49,7 +59,7 @@ fi
 sources=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory -C "$b" fuzz-print-sources)
 harnesses=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory -C "$b" fuzz-print-harnesses)
 
-inc="-std=c11 -include $b/config.h -I$b -I$top/gen -I$b/gen -I$top/oracle -I$top/fuzz -I$top/tests $cbor_cflags"
+inc="-std=c11 -include $b/config.h -I$b -I$top/gen -I$b/gen -I$top/oracle -I$top/fuzz -I$top/tests $cbor_cflags $fwnt_cflags"
 obj=$work/obj
 mkdir -p "$obj"
 path_of() { if [ -f "$b/$1" ] && [ ! -f "$top/$1" ]; then echo "$b/$1"; else echo "$top/$1"; fi; }
@@ -76,15 +86,15 @@ for h in $harnesses; do
 	src=$top/fuzz/fuzz_$base.c
 	[ "$h" = example ] && src=$top/fuzz/gcm_example.c
 	$CC $CFLAGS $def $inc -c "$src" -o "$work/$h.o"
-	$CXX $CXXFLAGS "$work/$h.o" $LIB_FUZZING_ENGINE "$work/libfz.a" $cbor_libs -lm -o "$OUT/$h"
+	$CXX $CXXFLAGS "$work/$h.o" $LIB_FUZZING_ENGINE "$work/libfz.a" $cbor_libs $fwnt_libs -lm -o "$OUT/$h"
 done
 
 # Tools for the seeds and dictionaries, built like everything else but run
 # here (no engine; leak checks off: they are short-lived helpers).
 $CC $CFLAGS $inc -c "$top/gen/gcgen.c" -o "$work/gcgen.o"
 $CC $CFLAGS $inc -c "$top/fuzz/fuzz_tool.c" -o "$work/fuzz_tool.o"
-$CXX $CXXFLAGS "$work/gcgen.o" "$work/libfz.a" $cbor_libs -lm -o "$work/gcgen"
-$CXX $CXXFLAGS "$work/fuzz_tool.o" "$work/libfz.a" $cbor_libs -lm -o "$work/fuzz_tool"
+$CXX $CXXFLAGS "$work/gcgen.o" "$work/libfz.a" $cbor_libs $fwnt_libs -lm -o "$work/gcgen"
+$CXX $CXXFLAGS "$work/fuzz_tool.o" "$work/libfz.a" $cbor_libs $fwnt_libs -lm -o "$work/fuzz_tool"
 export ASAN_OPTIONS=detect_leaks=0
 
 for h in $harnesses; do

@@ -106,11 +106,17 @@ int main(int argc, char **argv)
 		for (unsigned t = 0; t < 32; t++)
 			if (c.by_type[t])
 				printf(" type0x%02x=%llu", t, (unsigned long long)c.by_type[t]);
+		if (c.buffers_decompressed)
+			printf(" decompressed=%llu", (unsigned long long)c.buffers_decompressed);
 		printf(" gcstart=%llu diagnostics=%u first=%s %s\n", (unsigned long long)gcstart, d.n,
 		       d.n ? d.code[0] : "-", info.unordered ? "per-processor" : "time-ordered");
-		printf("etl read: %llu bytes in %.3f s: %.1f MB/s, %.1f M events/s\n",
+		printf("etl read: %llu bytes in %.3f s: %.1f MB/s, %.1f M events/s",
 		       (unsigned long long)bytes, dt, (double)bytes / 1e6 / dt,
 		       (double)c.events / 1e6 / dt);
+		if (c.buffers_decompressed)
+			printf(" (compressed: %llu bytes expanded, %.1f MB/s of buffers)",
+			       (unsigned long long)c.bytes_expanded, (double)c.bytes_expanded / 1e6 / dt);
+		printf("\n");
 	}
 	fclose(f);
 	return 0;
