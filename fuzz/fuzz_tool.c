@@ -162,6 +162,8 @@ static int dict(const char *h)
 		entry("\x12\xc0", 2);            /* EVENT_HEADER32 */
 		entry("\xff\xff\xff\xff", 4);  /* buffer fill */
 		entry("\x04\x00", 2);            /* BufferType header */
+		entry("\x40\x00", 2);            /* BufferFlag: compressed */
+		entry("\x01\x00\x01\x14", 4);  /* LogFileMode: compressed, relogged */
 		for (unsigned i = 0; i < GCSPEC_NPROVIDERS; i++)
 			entry(gcspec_providers[i].guid, 16);
 		ids();

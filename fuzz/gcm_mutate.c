@@ -38,6 +38,8 @@ static const struct container {
 	{ GCM_FORMAT_NETTRACE_V6, "nettrace-v6", "nettrace", 6 },
 	{ GCM_FORMAT_CTF, "ctf", "ctf", 0 },
 	{ GCM_FORMAT_ETL, "etl", "etl", 0 },
+	/* The same reader, the compressed path (LZXPRESS buffers). */
+	{ GCM_FORMAT_ETL, "etl-compressed", "etl", 0 },
 };
 #define NCONTAINERS (sizeof containers / sizeof containers[0])
 

@@ -63,6 +63,12 @@ etl)
 	for m in truncate-at-buffer buffer-offset record-size unknown-header-type extended-data; do
 		g "$m" -f etl -g 2 -s 4 -M "$m" $b
 	done
+	# Compressed mode: LZXPRESS buffers, as PerfView's merges are.
+	g compressed -f etl-compressed -g 2 -s 5 $b
+	g compressed-p4 -f etl-compressed -g 2 -s 6 --pointer-size 4 -p netfx4 $b
+	for m in compressed-data compressed-length compressed-truncate; do
+		g "$m" -f etl-compressed -g 2 -s 4 -M "$m" $b
+	done
 	}
 	;;
 decode)

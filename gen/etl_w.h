@@ -42,6 +42,11 @@ struct gen_etl_opts {
 	 * after every N events; 0: none. Readers see these as events of an
 	 * unknown provider, so they take event indexes. */
 	unsigned foreign_every;
+	/* Compressed mode, as PerfView's merge (the relogger) writes it:
+	 * buffer 0 as it is at its own size (a multiple of 512), every later
+	 * buffer its header and the LZXPRESS form of its records
+	 * (lzxpress_w.h), BufferSize its bytes in the file. */
+	int compressed;
 };
 
 /* "etl": the runtime's events alone. "etl-merged": a kernel record after
@@ -51,6 +56,8 @@ struct gen_etl_opts {
 #define GEN_ETL_MERGED_KERNEL_EVERY 8
 extern const struct gen_writer_ops gen_write_etl_ops;
 extern const struct gen_writer_ops gen_write_etl_merged_ops;
+/* "etl-compressed": "etl" in compressed mode (opts.compressed). */
+extern const struct gen_writer_ops gen_write_etl_compressed_ops;
 
 /* A new writer with these options (NULL: defaults), or NULL when memory
  * runs out. Drive it with gen_write_etl_ops (begin, event..., end,

@@ -13,11 +13,16 @@
 #define BUFHDR 0x48u
 #define BUFFERS_WRITTEN_AT (0x48u + 0x20u + 0x24u)
 #define POINTER_SIZE_AT (0x48u + 0x20u + 0x2Cu)
+#define LOG_FILE_MODE_AT (0x48u + 0x20u + 0x20u)
+#define COMPRESSED_MODE 0x04000000u
+#define BUFFER_COMPRESSED 0x0040u
 
 static const char *const names[GEN_ETLF_COUNT] = {
 	"truncate", "truncate-at-buffer", "bad-logfile-header", "buffer-size",
 	"buffer-offset", "saved-offset", "record-crosses-buffer", "record-size",
 	"unknown-header-type", "buffer-count", "extended-data", "pointer-size",
+	"compressed-data", "compressed-length", "compressed-buffer-size", "compressed-truncate",
+	"compressed-flag-in-plain-file",
 };
 
 const char *gen_etl_fault_name(int fault)
@@ -91,6 +96,96 @@ static size_t find_record(const uint8_t *d, size_t len, uint32_t bsize, enum pic
 	return 0;
 }
 
+/* The file offset of the k-th compressed buffer (k = seed modulo their
+ * count) of a compressed file, its size in *size; 0 when there is none. */
+static size_t find_packed(const uint8_t *d, size_t len, uint64_t seed, uint32_t *size)
+{
+	uint64_t count = 0, k = 0;
+
+	for (int pass = 0; pass < 2; pass++) {
+		size_t b = rd32(d);
+
+		while (b + BUFHDR <= len) {
+			uint32_t s = rd32(d + b);
+
+			if (s < BUFHDR || b + s > len)
+				break;
+			if (rd16(d + b + 0x34) & BUFFER_COMPRESSED) {
+				if (pass == 1 && k-- == 0) {
+					*size = s;
+					return b;
+				}
+				count++;
+			}
+			b += s;
+		}
+		if (!count)
+			return 0;
+		k = seed % count;
+	}
+	return 0;
+}
+
+/* The faults of a compressed file: 0, or -1 with *why. */
+static int mutate_packed(const uint8_t *in, size_t len, int fault, uint64_t seed,
+                         struct gen_etl_mutation *out, const char **why)
+{
+	uint32_t size = 0, session = rd32(in + BUFHDR + 0x20);
+	size_t at = find_packed(in, len, seed, &size), newlen = len;
+	uint8_t *o;
+
+	*why = "the file has no compressed buffer";
+	if (!at)
+		return -1;
+	out->offset_exact = 1;
+	out->loses_events = 1;
+	switch (fault) {
+	case GEN_ETLF_PACKED_DATA:
+		out->code = "GC-W012";
+		out->offset = at + BUFHDR;
+		break;
+	case GEN_ETLF_PACKED_LENGTH:
+		out->code = "GC-W013";
+		out->offset = at + 0x30;
+		break;
+	case GEN_ETLF_PACKED_SIZE:
+		out->code = "GC-W003";
+		out->offset = at;
+		break;
+	case GEN_ETLF_PACKED_TRUNCATE:
+		/* Past the header, short of the end: the data is cut. */
+		newlen = at + BUFHDR + (size > BUFHDR + 1 ? (size_t)(seed % (size - BUFHDR - 1)) : 0);
+		out->code = "GC-W002";
+		out->offset = newlen;
+		break;
+	default:
+		*why = "this fault is for plain files; the file is compressed";
+		return -1;
+	}
+	o = malloc(newlen);
+	*why = "out of memory";
+	if (!o)
+		return -1;
+	memcpy(o, in, newlen);
+	switch (fault) {
+	case GEN_ETLF_PACKED_DATA:
+		o[at + BUFHDR + 3] |= 0x80;          /* the first token: a match with nothing before it */
+		break;
+	case GEN_ETLF_PACKED_LENGTH:
+		wr32(o + at + 0x30, rd32(o + at + 0x30) - 8);
+		wr32(o + at + 4, rd32(o + at + 0x30));
+		break;
+	case GEN_ETLF_PACKED_SIZE:
+		wr32(o + at, session + 8);
+		break;
+	default:
+		break;
+	}
+	out->data = o;
+	out->len = newlen;
+	return 0;
+}
+
 int gen_etl_mutate(const uint8_t *in, size_t len, int fault, uint64_t seed,
                    struct gen_etl_mutation *out, const char **why)
 {
@@ -100,8 +195,10 @@ int gen_etl_mutate(const uint8_t *in, size_t len, int fault, uint64_t seed,
 
 	memset(out, 0, sizeof *out);
 	*why = "not an .etl file as gcgen writes it";
-	if (len < BUFHDR)
+	if (len < BUFHDR + 0x20 + 0x24)
 		return -1;
+	if (rd32(in + LOG_FILE_MODE_AT) & COMPRESSED_MODE)
+		return mutate_packed(in, len, fault, seed, out, why);
 	bsize = rd32(in);
 	if (bsize < 1024 || len % bsize)
 		return -1;
@@ -128,6 +225,12 @@ int gen_etl_mutate(const uint8_t *in, size_t len, int fault, uint64_t seed,
 	case GEN_ETLF_BAD_LOGFILE_HEADER:
 		out->code = "GC-W001";
 		out->offset = BUFHDR;
+		out->loses_events = 1;
+		break;
+	case GEN_ETLF_PACKED_IN_PLAIN:
+		at = (1 + (size_t)(seed % (nbuf - 1))) * bsize;
+		out->code = "GC-W014";
+		out->offset = at + 0x34;
 		out->loses_events = 1;
 		break;
 	case GEN_ETLF_BUFFER_SIZE:
@@ -163,6 +266,12 @@ int gen_etl_mutate(const uint8_t *in, size_t len, int fault, uint64_t seed,
 		out->code = "GC-W011";
 		out->offset = POINTER_SIZE_AT;
 		break;
+	case GEN_ETLF_PACKED_DATA:
+	case GEN_ETLF_PACKED_LENGTH:
+	case GEN_ETLF_PACKED_SIZE:
+	case GEN_ETLF_PACKED_TRUNCATE:
+		*why = "this fault is for compressed files (etl-compressed)";
+		return -1;
 	default:
 		*why = "no such fault";
 		return -1;
@@ -206,6 +315,9 @@ int gen_etl_mutate(const uint8_t *in, size_t len, int fault, uint64_t seed,
 		break;
 	case GEN_ETLF_POINTER_SIZE:
 		wr32(o + POINTER_SIZE_AT, 3);
+		break;
+	case GEN_ETLF_PACKED_IN_PLAIN:
+		wr16(o + at + 0x34, rd16(o + at + 0x34) | BUFFER_COMPRESSED);
 		break;
 	default:
 		break;

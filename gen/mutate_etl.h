@@ -4,7 +4,10 @@
  * gen_etl_mutate() takes the bytes of a valid .etl file (as write_etl.c
  * makes them), applies one fault class chosen by index and seed, and
  * returns new bytes plus the diagnostic the oracle must report and where.
- * It walks the buffers itself (gen/ never calls oracle/).
+ * It walks the buffers itself (gen/ never calls oracle/): a plain file's
+ * are BufferSize apart, a compressed file's each its own BufferSize long;
+ * the compressed-file faults apply to compressed files only, the others to
+ * plain ones only.
  *
  * Ownership: out->data is malloc'd; the caller frees it.
  * Errors: 0; -1 when the class does not apply to this file (no event with
@@ -29,6 +32,13 @@ enum gen_etl_fault {
 	GEN_ETLF_BUFFER_COUNT,      /* BuffersWritten one short: W008 (warning) */
 	GEN_ETLF_EXTENDED_DATA,     /* an extended item's DataSize past the record: W009 */
 	GEN_ETLF_POINTER_SIZE,      /* logfile header PointerSize 3: W011 */
+	/* Compressed files (etl-compressed) */
+	GEN_ETLF_PACKED_DATA,       /* a compressed buffer's first token a match: W012 at +0x48 */
+	GEN_ETLF_PACKED_LENGTH,     /* its Offset 8 short of what the data expands to: W013 at +0x30 */
+	GEN_ETLF_PACKED_SIZE,       /* its BufferSize past the session's: W003 at the buffer */
+	GEN_ETLF_PACKED_TRUNCATE,   /* the file cut inside a compressed buffer: W002 at the cut */
+	/* Plain files */
+	GEN_ETLF_PACKED_IN_PLAIN,   /* BufferFlag 0x40 in a plain file: W014 at +0x34 */
 	GEN_ETLF_COUNT
 };
 

@@ -25,6 +25,7 @@ static int apply(const struct gen_container_fault *f, const uint8_t *in, size_t 
  * stream diagnostic may follow. */
 #define LOST "GC-S*"
 #define ETL "etl,etl-merged"
+#define PACKED "etl-compressed"
 
 const struct gen_container_fault gen_etl_container_faults[] = {
 	{ "truncate", ETL, "GC-W002", LOST, 0,
@@ -54,6 +55,20 @@ const struct gen_container_fault gen_etl_container_faults[] = {
 	  GEN_ETLF_EXTENDED_DATA },
 	{ "pointer-size", ETL, "GC-W011", "", 0,
 	  "logfile header PointerSize 3", apply, GEN_ETLF_POINTER_SIZE },
+	{ "compressed-data", PACKED, "GC-W012", LOST, 0,
+	  "a compressed buffer's LZXPRESS data corrupt (its first token a match)", apply,
+	  GEN_ETLF_PACKED_DATA },
+	{ "compressed-length", PACKED, "GC-W013", LOST, 0,
+	  "a compressed buffer's Offset 8 short of what its data expands to", apply,
+	  GEN_ETLF_PACKED_LENGTH },
+	{ "compressed-buffer-size", PACKED, "GC-W003", LOST, 0,
+	  "a compressed buffer's BufferSize past the session's buffer size", apply,
+	  GEN_ETLF_PACKED_SIZE },
+	{ "compressed-truncate", PACKED, "GC-W002", LOST, 0,
+	  "cut the file inside a compressed buffer's data", apply, GEN_ETLF_PACKED_TRUNCATE },
+	{ "compressed-flag-in-plain-file", ETL, "GC-W014", LOST, 0,
+	  "a buffer's BufferFlag says compressed (0x40) in a file not in compressed mode", apply,
+	  GEN_ETLF_PACKED_IN_PLAIN },
 };
 const unsigned gen_etl_ncontainer_faults =
 	sizeof gen_etl_container_faults / sizeof gen_etl_container_faults[0];

@@ -14,6 +14,7 @@
 
 #include "etl_w.h"
 #include "gcspec.h"
+#include "lzxpress_w.h"
 
 #define BUFHDR 0x48u             /* WMI_BUFFER_HEADER */
 #define EVHDR 0x50u              /* EVENT_HEADER record header */
@@ -31,6 +32,10 @@
 #define MARKER 0xC0              /* TRACE_HEADER_FLAG | TRACE_HEADER_EVENT_TRACE */
 
 #define LOGFILE_MODE 0x10000001u /* SEQUENTIAL | NO_PER_PROCESSOR_BUFFERING */
+/* ... | COMPRESSED_MODE | RELOG_MODE, as the relogger's compressed files say */
+#define LOGFILE_MODE_COMPRESSED (LOGFILE_MODE | 0x04000000u | 0x00010000u)
+#define BUFFER_COMPRESSED 0x0040u /* BufferFlag */
+#define HEADER_ALIGN 512u        /* a compressed file's buffer 0: its size rounded up */
 #define FILETIME_UNIX_EPOCH 116444736000000000ull
 #define STACK_EXT_32 5           /* EVENT_HEADER_EXT_TYPE_STACK_TRACE32 */
 #define STACK_EXT_64 6
@@ -57,6 +62,10 @@ struct etl_writer {
 	uint64_t nbuffers;             /* written, buffer 0 included */
 	uint64_t last_ts;
 	uint64_t nevents;
+	uint32_t hsize;                /* buffer 0's bytes in the file */
+	uint8_t *cbuf;                 /* compressed mode: a buffer's LZXPRESS form */
+	size_t ccap;
+	struct gen_lzx_state *lzx;
 };
 
 #define W(w) ((struct etl_writer *)(void *)(w))
@@ -130,11 +139,35 @@ static int write_out(struct etl_writer *w, const void *p, size_t n)
 	return 0;
 }
 
+/* Compressed mode: the buffer's header, BufferSize its bytes in the file,
+ * then its records (up to Offset) compressed. Should they not shrink below
+ * the buffer, they go as they are, without BufferFlag 0x40. */
+static int flush_compressed(struct etl_writer *w, uint16_t flag)
+{
+	size_t n = gen_lzx_compress(w->lzx, w->buf + BUFHDR, w->used - BUFHDR, w->cbuf, w->ccap);
+
+	if (n && BUFHDR + n <= w->o.buffer_size) {
+		buffer_header(w, flag | BUFFER_COMPRESSED, 0);
+		put32(w->buf + 0x00, (uint32_t)(BUFHDR + n));
+		return write_out(w, w->buf, BUFHDR) || write_out(w, w->cbuf, n) ? -1 : 0;
+	}
+	buffer_header(w, flag, 0);
+	put32(w->buf + 0x00, w->used);
+	return write_out(w, w->buf, w->used);
+}
+
 /* Close the buffer being filled: header, 0xFF tail, out. */
 static int flush_buffer(struct etl_writer *w, uint16_t flag)
 {
 	if (!w->open)
 		return 0;
+	if (w->o.compressed) {
+		if (flush_compressed(w, flag))
+			return -1;
+		w->nbuffers++;
+		w->open = 0;
+		return 0;
+	}
 	buffer_header(w, flag, 0);
 	memset(w->buf + w->used, 0xFF, w->o.buffer_size - w->used);
 	if (write_out(w, w->buf, w->o.buffer_size))
@@ -208,7 +241,7 @@ static void header_buffer(struct etl_writer *w, uint8_t *b)
 	put64(lf + 0x10, filetime_of(w, end_ts)); /* EndTime */
 	put32(lf + 0x18, 156250);                 /* TimerResolution: 15.625 ms */
 	put32(lf + 0x1C, 0);                      /* MaximumFileSize */
-	put32(lf + 0x20, LOGFILE_MODE);
+	put32(lf + 0x20, w->o.compressed ? LOGFILE_MODE_COMPRESSED : LOGFILE_MODE);
 	put32(lf + 0x24, (uint32_t)w->nbuffers);  /* BuffersWritten */
 	put32(lf + 0x28, 1);                      /* StartBuffers */
 	put32(lf + 0x2C, ps);
@@ -237,6 +270,7 @@ static void header_buffer(struct etl_writer *w, uint8_t *b)
 		w->proc = 0;
 		buffer_header(w, 1, 4);           /* flush marker; type HEADER */
 		put64(b + 0x10, w->info.start_ticks);
+		put32(b + 0x00, w->hsize);        /* a compressed file's is smaller */
 		w->buf = save;
 		w->used = used;
 		w->nbuffers = n;
@@ -404,6 +438,19 @@ static int etl_begin(struct gen_writer *gw, FILE *out, const struct gen_stream_i
 	w->buf = malloc(w->o.buffer_size);
 	if (!w->buf)
 		return fail(w, "out of memory");
+	w->hsize = w->o.buffer_size;
+	if (w->o.compressed) {
+		uint32_t h = BUFHDR + align8(logfile_record_size(info->pointer_size));
+
+		w->hsize = (h + HEADER_ALIGN - 1) / HEADER_ALIGN * HEADER_ALIGN;
+		if (w->hsize > w->o.buffer_size)
+			w->hsize = w->o.buffer_size;
+		w->ccap = gen_lzx_bound(w->o.buffer_size);
+		w->cbuf = malloc(w->ccap);
+		w->lzx = malloc(sizeof *w->lzx);
+		if (!w->cbuf || !w->lzx)
+			return fail(w, "out of memory");
+	}
 	w->out = out;
 	w->last_ts = info->start_ticks;
 	/* Buffer 0 is rewritten at the end: seek back, or spool when out
@@ -418,7 +465,7 @@ static int etl_begin(struct gen_writer *gw, FILE *out, const struct gen_stream_i
 		w->f = out;
 	}
 	header_buffer(w, w->buf);
-	if (write_out(w, w->buf, w->o.buffer_size))
+	if (write_out(w, w->buf, w->hsize))
 		return -1;
 	w->nbuffers = 1;
 	return 0;
@@ -435,14 +482,14 @@ static int etl_end(struct gen_writer *gw)
 	if (w->start >= 0) {
 		end = ftello(w->f);
 		if (end < 0 || fseeko(w->f, w->start, SEEK_SET) != 0 ||
-		    write_out(w, w->buf, w->o.buffer_size) || fseeko(w->f, end, SEEK_SET) != 0)
+		    write_out(w, w->buf, w->hsize) || fseeko(w->f, end, SEEK_SET) != 0)
 			return fail(w, "cannot rewrite the logfile header");
 	} else {
 		/* Spooled: the header first, then every buffer after it. */
 		size_t n;
 
-		if (fwrite(w->buf, 1, w->o.buffer_size, w->out) != w->o.buffer_size ||
-		    fseeko(w->f, w->o.buffer_size, SEEK_SET) != 0)
+		if (fwrite(w->buf, 1, w->hsize, w->out) != w->hsize ||
+		    fseeko(w->f, w->hsize, SEEK_SET) != 0)
 			return fail(w, "write failed");
 		while ((n = fread(w->buf, 1, w->o.buffer_size, w->f)) > 0)
 			if (fwrite(w->buf, 1, n, w->out) != n)
@@ -464,6 +511,8 @@ static void etl_destroy(struct gen_writer *gw)
 	if (w->f && w->f != w->out)
 		fclose(w->f);
 	free(w->buf);
+	free(w->cbuf);
+	free(w->lzx);
 	free(w);
 }
 
@@ -484,7 +533,7 @@ struct gen_writer *gen_etl_new(const struct gen_etl_opts *opts)
 static int option_fail(struct gen_writer *gw, const char *key, const char *value)
 {
 	snprintf(gw->error, sizeof gw->error, "etl: option %s=%s: want buffer-size=N (a multiple "
-		 "of 8 in 1024..16777216), kernel-every=N or foreign-every=N", key, value);
+		 "of 8 in 1024..16777216), kernel-every=N, foreign-every=N or compressed=0|1", key, value);
 	return -1;
 }
 
@@ -503,6 +552,8 @@ static int etl_option(struct gen_writer *gw, const char *key, const char *value)
 		w->o.kernel_every = (unsigned)v;
 	else if (strcmp(key, "foreign-every") == 0)
 		w->o.foreign_every = (unsigned)v;
+	else if (strcmp(key, "compressed") == 0 && v <= 1)
+		w->o.compressed = (int)v;
 	else
 		return option_fail(gw, key, value);
 	return 0;
@@ -513,9 +564,19 @@ static struct gen_writer *create(void)
 	return gen_etl_new(NULL);
 }
 
+static struct gen_writer *create_compressed(void)
+{
+	struct gen_etl_opts o = { 0, 0, 0, 1 };
+	struct gen_writer *w = gen_etl_new(&o);
+
+	if (w)
+		w->ops = &gen_write_etl_compressed_ops;
+	return w;
+}
+
 static struct gen_writer *create_merged(void)
 {
-	struct gen_etl_opts o = { 0, GEN_ETL_MERGED_KERNEL_EVERY, 0 };
+	struct gen_etl_opts o = { 0, GEN_ETL_MERGED_KERNEL_EVERY, 0, 0 };
 	struct gen_writer *w = gen_etl_new(&o);
 
 	if (w)
@@ -534,4 +595,10 @@ const struct gen_writer_ops gen_write_etl_merged_ops = {
 	.description = "ETW .etl with kernel records between the runtime's, as merged traces have",
 	.create = create_merged, .begin = etl_begin, .event = etl_event, .end = etl_end, .destroy = etl_destroy,
 	.option = etl_option,
+};
+const struct gen_writer_ops gen_write_etl_compressed_ops = {
+	.format = "etl-compressed",
+	.description = "ETW .etl in compressed mode (LZXPRESS buffers), as PerfView's merge writes it",
+	.create = create_compressed, .begin = etl_begin, .event = etl_event, .end = etl_end,
+	.destroy = etl_destroy, .option = etl_option,
 };

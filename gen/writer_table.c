@@ -17,7 +17,7 @@
 const struct gen_writer_ops *const gen_writer_formats[] = {
 	&gen_write_model_ops,
 	&gen_write_nettrace_v5_ops, &gen_write_nettrace_v6_ops, &gen_write_nettrace_v4_ops, &gen_write_nettrace_v5_full_ops, &gen_write_nettrace_v6_full_ops,
-	&gen_write_etl_ops, &gen_write_etl_merged_ops,
+	&gen_write_etl_ops, &gen_write_etl_merged_ops, &gen_write_etl_compressed_ops,
 	&gen_write_ctf_ops,
 	NULL
 };

@@ -107,6 +107,10 @@ CONTAINERS = [
               # depends on the buffer layout, so no place is given).
               clean_expect=[{"code": "GC-W010"}],
               truncations=(("GC-W002", "truncated_inside_buffer"),)),
+    # Compressed mode (LZXPRESS buffers), as PerfView's merges are; its
+    # cut is the compressed-truncate class.
+    Container("etl-compressed", "etl_compressed", ".etl", "etl", 1, base_args=ETL_SMALL,
+              truncations=()),
 ]
 
 # Faults that must be accepted: real runtimes and real captures do this.

@@ -92,6 +92,47 @@ static void truncations(const char *label, const uint8_t *base, size_t len)
 	       label, len, bad, silent);
 }
 
+/* A compressed file cut anywhere: GC-W002 at the cut, and exactly the
+ * events of the buffers wholly before it (a cut LZXPRESS stream is not
+ * expanded, so the buffer it cuts is lost whole). Records of a compressed
+ * buffer are reported at the buffer's offset. */
+static void truncations_packed(const char *label, const uint8_t *base, size_t len)
+{
+	static uint64_t starts[ET_MAXEV];
+	struct readout o;
+	unsigned bad = 0, silent = 0, nev = 0;
+	FILE *f = fmemopen((void *)base, len, "rb");
+	struct or_stream_info info;
+	struct test_diags d = { .quiet = 1 };
+	struct etr_reader *r = etr_open(f, test_diags_report, &d, &info);
+	struct or_event ev;
+
+	while (r && etr_next(r, &ev) == OR_EVENT && nev < ET_MAXEV)
+		starts[nev++] = ev.offset;
+	etr_close(r);
+	fclose(f);
+	for (size_t cut = 0; cut < len; cut++) {
+		unsigned need = 0;
+
+		read_all(base, cut, &o);
+		if (!o.d.errors || !test_diags_has(&o.d, "GC-W002", cut, 1))
+			silent++;
+		/* The buffer at starts[i] is whole when the next starts by the cut. */
+		while (need < nev) {
+			size_t end = starts[need] + et_le32(base + starts[need]);
+
+			if (end > cut)
+				break;
+			need++;
+		}
+		if (o.events != need && bad++ < 3)
+			tap_diag("%s cut at %zu: %u events, %u lie in whole buffers before it", label,
+			         cut, o.events, need);
+	}
+	tap_ok(!bad && !silent && nev > 0, "%s: truncation at each of %zu offsets reports GC-W002 at the cut and returns exactly the events of the whole buffers before it (%u wrong, %u silent)",
+	       label, len, bad, silent);
+}
+
 /* Random bytes changed anywhere (headers included): every read ends, and
  * never returns more events than the records the file can hold. Run under
  * --enable-sanitizers this is the memory-safety check. */
@@ -119,18 +160,19 @@ static void corruption(const uint8_t *base, size_t len)
 
 int main(void)
 {
-	static const uint32_t sizes[] = { 1024, 8192 };
+	static const uint32_t sizes[] = { 1024, 8192 };  /* plain, then compressed */
 	unsigned applied[GEN_ETLF_COUNT] = { 0 };
 
 	et_make(&st, 600, 11, 1);
-	for (unsigned s = 0; s < 2; s++)
+	for (unsigned s = 0; s < 4; s++)
 		for (unsigned ps = 4; ps <= 8; ps += 4) {
-			struct gen_etl_opts o = { sizes[s], 0, 0 };
+			struct gen_etl_opts o = { sizes[s % 2], 0, 0, s >= 2 };
 			char label[64];
 			size_t len;
 			uint8_t *buf = et_write(&st, &o, ps, &len);
 
-			snprintf(label, sizeof label, "ps%u buffer %u", ps, sizes[s]);
+			snprintf(label, sizeof label, "%sps%u buffer %u", s >= 2 ? "compressed " : "", ps,
+			         sizes[s % 2]);
 			if (!tap_ok(buf != NULL, "%s: base file written", label))
 				continue;
 			faults(label, buf, len, st.n, applied);
@@ -139,10 +181,20 @@ int main(void)
 	for (int fc = 0; fc < GEN_ETLF_COUNT; fc++)
 		tap_ok(applied[fc] > 0, "fault class %s applied to some base file",
 		       gen_etl_fault_name(fc));
-	/* Truncation everywhere, on small files of both pointer sizes. */
+	/* Truncation everywhere, on small files of both pointer sizes, and
+	 * on a compressed one. */
+	{
+		struct gen_etl_opts o = { 1024, 4, 0, 1 };
+		size_t len;
+		uint8_t *buf = et_write(&st, &o, 8, &len);
+
+		truncations_packed("compressed ps8", buf, len);
+		corruption(buf, len);
+		free(buf);
+	}
 	et_make(&st, 40, 5, 1);
 	for (unsigned ps = 4; ps <= 8; ps += 4) {
-		struct gen_etl_opts o = { 1024, 4, 0 };
+		struct gen_etl_opts o = { 1024, 4, 0, 0 };
 		char label[16];
 		size_t len;
 		uint8_t *buf = et_write(&st, &o, ps, &len);

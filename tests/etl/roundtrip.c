@@ -110,9 +110,64 @@ static int structure(const uint8_t *b, size_t len, uint32_t bsize, unsigned ps, 
 	return 1;
 }
 
+/* Compressed mode as measured on PerfView's merges: buffer 0 as it is at a
+ * multiple of 512 bytes, every later buffer its header (BufferFlag 0x40,
+ * BufferSize its bytes in the file, Offset its expanded end of data) and
+ * its LZXPRESS data, one right after the other; BuffersWritten counts them;
+ * LogFileMode says compressed. */
+static int packed_structure(const uint8_t *b, size_t len, uint32_t bsize, const char **why)
+{
+	size_t at = et_le32(b), n = 1;
+
+	*why = "LogFileMode lacks EVENT_TRACE_COMPRESSED_MODE, or buffer 0 is not a multiple of 512";
+	if (!(et_le32(b + 0x48 + 0x20 + 0x20) & 0x04000000u) || at % 512 || at >= bsize ||
+	    et_le32(b + 0x48 + 0x20) != bsize || b[0x36] != 4)
+		return 0;
+	while (at < len) {
+		const uint8_t *p = b + at;
+		uint32_t size = et_le32(p), off = et_le32(p + 0x30);
+
+		*why = "a later buffer: not flagged compressed, or its sizes are wrong";
+		if (at + 0x48 > len || !(p[0x34] & 0x40) || size <= 0x48 || size > bsize ||
+		    at + size > len || off < 0x48 || off > bsize || et_le32(p + 4) != off || p[0x36])
+			return 0;
+		at += size;
+		n++;
+	}
+	*why = "BuffersWritten differs from the buffers present";
+	return et_le32(b + 0x48 + 0x20 + 0x24) == n;
+}
+
+static void one_packed(unsigned ps, uint32_t bsize, int stacks, unsigned kernel)
+{
+	struct gen_etl_opts o = { bsize, kernel, 0, 1 };
+	struct readback rb;
+	const char *why = "";
+	size_t len = 0;
+	uint8_t *buf;
+	int good;
+
+	et_make(&st, 3000, 7, stacks);
+	buf = et_write(&st, &o, ps, &len);
+	if (!tap_ok(buf != NULL, "compressed ps%u buffer %u%s%s: written", ps, bsize,
+	            stacks ? " stacks" : "", kernel ? " kernel records" : ""))
+		return;
+	read_back(buf, len, &rb);
+	tap_ok(rb.opened && rb.events == st.n && rb.same == st.n && rb.d.errors == 0 &&
+	       rb.d.n == (kernel ? 1u : 0u) && rb.c.buffers_decompressed + 1 == rb.c.buffers &&
+	       rb.c.buffers_skipped == 0 && rb.info.pointer_size == ps,
+	       "  read back %u/%u events identically; %u diagnostics (%zu bytes, %llu buffers, %llu decompressed)",
+	       rb.same, st.n, rb.d.n, len, (unsigned long long)rb.c.buffers,
+	       (unsigned long long)rb.c.buffers_decompressed);
+	good = packed_structure(buf, len, bsize, &why);
+	tap_ok(good, "  compressed layout as PerfView's merge writes it%s%s", good ? "" : ": ",
+	       good ? "" : why);
+	free(buf);
+}
+
 static void one(unsigned ps, uint32_t bsize, int stacks, unsigned kernel)
 {
-	struct gen_etl_opts o = { bsize, kernel, 0 };
+	struct gen_etl_opts o = { bsize, kernel, 0, 0 };
 	struct readback rb;
 	const char *why = "";
 	size_t len = 0;
@@ -142,7 +197,7 @@ static void one(unsigned ps, uint32_t bsize, int stacks, unsigned kernel)
 /* Logfile header clock fields against the events. */
 static void clock_fields(void)
 {
-	struct gen_etl_opts o = { 4096, 0, 0 };
+	struct gen_etl_opts o = { 4096, 0, 0, 0 };
 	size_t len;
 	uint8_t *b;
 	const uint8_t *lf;
@@ -171,7 +226,7 @@ static void clock_fields(void)
 /* Extended data: a STACK_TRACE item of the pointer size with the frames. */
 static void stacks(void)
 {
-	struct gen_etl_opts o = { 65536, 0, 0 };
+	struct gen_etl_opts o = { 65536, 0, 0, 0 };
 	unsigned ok = 0, seen = 0;
 
 	et_make(&st, 200, 5, 1);
@@ -207,7 +262,7 @@ static void stacks(void)
 
 static void foreign(void)
 {
-	struct gen_etl_opts o = { 8192, 0, 3 };
+	struct gen_etl_opts o = { 8192, 0, 3, 0 };
 	struct readback rb;
 	size_t len;
 	uint8_t *b;
@@ -226,7 +281,7 @@ static void foreign(void)
  * processor, and reads it all the same. */
 static void per_processor(void)
 {
-	struct gen_etl_opts o = { 2048, 0, 0 };
+	struct gen_etl_opts o = { 2048, 0, 0, 0 };
 	struct readback rb;
 	size_t len;
 	uint8_t *b;
@@ -244,7 +299,7 @@ static void per_processor(void)
 /* A stream that cannot seek gets the same bytes, spooled. */
 static void pipe_output(void)
 {
-	struct gen_etl_opts o = { 4096, 0, 0 };
+	struct gen_etl_opts o = { 4096, 0, 0, 0 };
 	char path[] = "/tmp/etl-pipe-XXXXXX", cmd[64];
 	size_t len, plen = 0;
 	uint8_t *want, *got = NULL;
@@ -274,7 +329,7 @@ static void pipe_output(void)
 
 static void deterministic(void)
 {
-	struct gen_etl_opts o = { 0, 7, 0 };
+	struct gen_etl_opts o = { 0, 7, 0, 0 };
 	size_t l1, l2;
 	uint8_t *a, *b;
 
@@ -289,7 +344,7 @@ static void deterministic(void)
 
 static void refusals(void)
 {
-	struct gen_etl_opts o = { 1000, 0, 0 };
+	struct gen_etl_opts o = { 1000, 0, 0, 0 };
 	struct gen_writer *w = gen_etl_new(&o);
 	struct gen_stream_info in = et_info(8);
 	static uint8_t big[70000];
@@ -324,6 +379,9 @@ int main(void)
 		for (unsigned s = 0; s < 3; s++)
 			for (int stk = 0; stk < 2; stk++)
 				one(ps, sizes[s], stk, (s + (unsigned)stk) % 2 ? 5 : 0);
+	for (unsigned ps = 4; ps <= 8; ps += 4)
+		for (unsigned s = 0; s < 3; s++)
+			one_packed(ps, sizes[s], s == 1, s == 2 ? 5 : 0);
 	clock_fields();
 	stacks();
 	foreign();
