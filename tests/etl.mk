@@ -17,8 +17,8 @@ tests_etl_etldump_LDADD = $(ETL_TEST_LIBS)
 TESTS += tests/etl/roundtrip tests/etl/faults tests/etl/cli.sh
 EXTRA_DIST += tests/etl/cli.sh tests/etl/bench.sh
 
-# make bench: .etl write and read throughput.
-bench: bench-etl
+# make bench-etl: .etl write and read throughput.
 bench-etl: gen/gcgen oracle/gcoracle tests/etl/etldump
 	@$(SHELL) $(top_srcdir)/tests/etl/bench.sh .
+bench-parts: bench-etl
 .PHONY: bench-etl
