@@ -74,6 +74,8 @@ static void help(void)
 	       "      --coverage          print the exhaustive coverage report to stderr\n"
 	       "  -q, --quiet             no progress line\n"
 	       "      --stats             print events, bytes and times to stderr at the end\n"
+	       "      --drop-cache        drop a large output file from the page cache as it\n"
+	       "                          is written (it is kept there otherwise)\n"
 	       "  -h, --help              show this help and exit\n"
 	       "  -V, --version           show version and exit\n"
 	       "\nnettrace shapes (the nettrace formats only):\n"
@@ -208,7 +210,7 @@ int main(int argc, char **argv)
 {
 	enum { OPT_LIST_PROFILES = 256, OPT_LIST_MUTATIONS, OPT_POINTER_SIZE, OPT_SHARD, OPT_HEAPS,
 	       OPT_COVERAGE, OPT_STACKS, OPT_LIST_FORMATS, OPT_UNCOMPRESSED, OPT_BLOCK_BYTES,
-	       OPT_SP_EVERY, OPT_METADATA, OPT_VALUES, OPT_STATS, OPT_FULL_METADATA };
+	       OPT_SP_EVERY, OPT_METADATA, OPT_VALUES, OPT_STATS, OPT_FULL_METADATA, OPT_DROP_CACHE };
 	static const struct option opts[] = {
 		{ "seed", required_argument, NULL, 's' },
 		{ "gcs", required_argument, NULL, 'g' },
@@ -238,6 +240,7 @@ int main(int argc, char **argv)
 		{ "coverage", no_argument, NULL, OPT_COVERAGE },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "stats", no_argument, NULL, OPT_STATS },
+		{ "drop-cache", no_argument, NULL, OPT_DROP_CACHE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -245,6 +248,7 @@ int main(int argc, char **argv)
 	uint64_t seed = 1, gcs = 0, events = 0, keywords = 0x3, shard_i = 0, shard_n = 1;
 	unsigned level = 5, psize = 0, heaps = 0;
 	int exhaustive = 0, quiet = 0, coverage = 0, stacks = 0, list_muts = 0, stats = 0, empty = 0;
+	int drop_cache = 0;
 	int full_metadata = 0;
 	const char *list_format = NULL;
 	const struct gen_container_fault *container = NULL;
@@ -342,6 +346,7 @@ int main(int argc, char **argv)
 		case OPT_FULL_METADATA: full_metadata = 1; break;
 		case 'q': quiet = 1; break;
 		case OPT_STATS: stats = 1; break;
+		case OPT_DROP_CACHE: drop_cache = 1; break;
 		case 'h': help(); break;
 		case 'V': printf("%s (%s) %s\n", progname, PACKAGE_NAME, PACKAGE_VERSION); return 0;
 		case OPT_LIST_PROFILES:
@@ -484,8 +489,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: cannot create a file beside %s: %s\n", progname, output, strerror(errno));
 		return 1;
 	}
-	if (outf)
+	if (outf) {
 		out = gen_outfile_stream(outf);
+		if (drop_cache)
+			gen_outfile_drop_cache(outf);
+	}
 	if (expect_path && !(expectof = gen_outfile_open(expect_path))) {
 		fprintf(stderr, "%s: cannot create a file beside %s: %s\n", progname, expect_path, strerror(errno));
 		finish(outf, 0);
@@ -658,6 +666,8 @@ done:
 		w->ops->destroy(w);
 	if (stats && rc == 0 && outf && fflush(out) == 0)
 		nbytes = gen_outfile_written(outf);
+	if (stats && rc == 0 && tmpdir)
+		nbytes = gen_outdir_bytes(tmpdir);
 	/* A failure keeps its status (2: bad usage); a failed close makes it 1. */
 	if (tmpdir) {
 		if (rc == 0 && gen_outdir_commit(tmpdir, output, derr, sizeof derr) < 0) {

@@ -36,6 +36,7 @@ struct gen_outfile {
 	int fd;
 	int own_fd;            /* 1: we opened fd and close it */
 	int regular;           /* a regular file: sync, seek */
+	int devnull;           /* /dev/null: seeks only move pos */
 	int drop;              /* drop written windows from the page cache */
 	char *path;            /* the name given (NULL: standard output) */
 	char *tmp;             /* temporary name while writing, or NULL */
@@ -159,6 +160,21 @@ static int cookie_seek(void *cookie, off64_t *offset, int whence)
 	struct gen_outfile *o = cookie;
 	off_t at;
 
+	if (o->devnull) {
+		int64_t base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? (int64_t)o->pos
+			: (int64_t)o->written;
+		if (whence != SEEK_SET && whence != SEEK_CUR && whence != SEEK_END) {
+			errno = EINVAL;
+			return -1;
+		}
+		if (*offset < -base) {
+			errno = EINVAL;
+			return -1;
+		}
+		o->pos = (uint64_t)(base + *offset);
+		*offset = (off64_t)o->pos;
+		return 0;
+	}
 	if (!o->regular) {
 		errno = ESPIPE;
 		return -1;
@@ -231,7 +247,15 @@ struct gen_outfile *gen_outfile_open(const char *path)
 	} else if (open_temp(o, path) < 0) {
 		goto fail;
 	}
-	o->regular = o->drop = fstat(o->fd, &st) == 0 && S_ISREG(st.st_mode);
+	if (fstat(o->fd, &st) != 0)
+		memset(&st, 0, sizeof st);
+	o->regular = S_ISREG(st.st_mode);
+	if (S_ISCHR(st.st_mode)) {
+		struct stat null;
+
+		o->devnull = stat("/dev/null", &null) == 0 && S_ISCHR(null.st_mode) &&
+			null.st_rdev == st.st_rdev;
+	}
 	if (o->regular && !o->tmp) {
 		/* stdout redirected to a file: we append where it stands. */
 		off_t at = lseek(o->fd, 0, SEEK_CUR);
@@ -257,6 +281,11 @@ fail:
 FILE *gen_outfile_stream(struct gen_outfile *o)
 {
 	return o->f;
+}
+
+void gen_outfile_drop_cache(struct gen_outfile *o)
+{
+	o->drop = o->regular;
 }
 
 uint64_t gen_outfile_written(const struct gen_outfile *o)

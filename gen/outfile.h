@@ -3,8 +3,10 @@
  * name, renamed into place only when the run succeeds (an interrupted or
  * failed run leaves nothing half-written), or stdout.
  *
- * The stream writers get is fully buffered in large blocks, and a large
- * output does not stay in the page cache: once a file passes
+ * The stream writers get is fully buffered in large blocks. What is
+ * written stays in the page cache, so the next reader (gcoracle, a bench)
+ * reads it from memory. When asked (gen_outfile_drop_cache, gcgen
+ * --drop-cache), a large output does not stay there: once a file passes
  * GEN_OUTFILE_KEEP_CACHED bytes, every written window is handed to the
  * disk and dropped from the cache as the next one fills (the file is
  * synced at the end anyway). Multi-gigabyte streams then cost the same
@@ -16,7 +18,9 @@
  * unless they are ignored.
  *
  * The stream of a regular file can seek (a writer may patch a header at
- * the end); on a pipe or a device fseeko fails with ESPIPE.
+ * the end), and so can /dev/null's (a seek there only moves the position:
+ * a writer need not spool what is thrown away); on a pipe or another
+ * device fseeko fails with ESPIPE.
  *
  * A path that exists and is not a regular file (/dev/null, a FIFO, a
  * terminal) is written in place: renaming onto it would replace the
@@ -41,6 +45,9 @@ struct gen_outfile;
 /* path NULL or "-": stdout. */
 struct gen_outfile *gen_outfile_open(const char *path);
 FILE *gen_outfile_stream(struct gen_outfile *o);
+/* Drop what is written past GEN_OUTFILE_KEEP_CACHED from the page cache
+ * (a regular file; call before writing). */
+void gen_outfile_drop_cache(struct gen_outfile *o);
 /* The end of the data written through the stream so far (after the last
  * flush): its size, when the output is a file gcgen created. */
 uint64_t gen_outfile_written(const struct gen_outfile *o);

@@ -131,6 +131,14 @@ int main(int argc, char **argv)
 		int is_stdin = strcmp(argv[i], "-") == 0;
 		struct stat st;
 
+		/* The records so far reach stdio before anything this file
+		 * makes gcoracle say on stderr, as when they were written one
+		 * by one. */
+		if (c.json)
+			or_json_flush(c.out);
+		else if (c.cb)
+			or_cbor_flush(c.cb);
+
 		if (!is_stdin && stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode)) {
 			/* A trace directory (CTF) */
 			if (or_run_dir(&ctx, argv[i]) != 0 && !c.expect_mode)

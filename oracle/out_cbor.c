@@ -3,15 +3,19 @@
  * sequence (RFC 8742), one item per record; shapes in docs/oracle-output.cddl.
  *
  * Written with libcbor's encoders (cbor_encode_*), which put heads into a
- * buffer without building item trees: one record is assembled in memory
- * and written with one fwrite. Maps have definite lengths and keys come in
- * the order of the JSON records, so the bytes are deterministic.
+ * buffer without building item trees. Records are assembled in one buffer
+ * that goes to stdio 64 KiB at a time; a record that runs out of memory is
+ * dropped whole. Maps have definite lengths and keys come in the order of
+ * the JSON records, so the bytes are deterministic. The texts every event
+ * repeats (keys, field and event names, the provider) are encoded once and
+ * copied: they were half of --cbor's time (docs/oracle-performance.md).
  */
 #include <cbor.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "out_fast.h"
 #include "output.h"
 #include "utf.h"
 
@@ -19,8 +23,11 @@ struct or_cbor_out {
 	FILE *out;
 	unsigned char *b;
 	size_t len, cap;
+	size_t rec;         /* where the record being assembled starts */
 	int failed;         /* out of memory: the record is dropped */
 };
+
+#define CBOR_OUT_CHUNK (64 * 1024)
 
 struct or_cbor_out *or_cbor_out_new(FILE *out)
 {
@@ -31,15 +38,32 @@ struct or_cbor_out *or_cbor_out_new(FILE *out)
 	return o;
 }
 
+/* The complete records go to stdio; a record being assembled stays. */
+static void write_out(struct or_cbor_out *o)
+{
+	if (!o->rec)
+		return;
+	fwrite(o->b, 1, o->rec, o->out);
+	memmove(o->b, o->b + o->rec, o->len - o->rec);
+	o->len -= o->rec;
+	o->rec = 0;
+}
+
+void or_cbor_flush(struct or_cbor_out *o)
+{
+	write_out(o);
+}
+
 void or_cbor_out_free(struct or_cbor_out *o)
 {
 	if (o) {
+		write_out(o);
 		free(o->b);
 		free(o);
 	}
 }
 
-static unsigned char *room(struct or_cbor_out *o, size_t n)
+static unsigned char *grow(struct or_cbor_out *o, size_t n)
 {
 	if (o->failed)
 		return NULL;
@@ -59,13 +83,23 @@ static unsigned char *room(struct or_cbor_out *o, size_t n)
 	return o->b + o->len;
 }
 
+static inline unsigned char *room(struct or_cbor_out *o, size_t n)
+{
+	if (o->cap - o->len >= n && !o->failed)
+		return o->b + o->len;
+	return grow(o, n);
+}
+
 /* Encoders write at most 9 bytes of head. */
 #define PUT(o, call) do { unsigned char *at_ = room((o), 9); \
 	if (at_) (o)->len += call; } while (0)
 
-static void put_uint(struct or_cbor_out *o, uint64_t v)
+static inline void put_uint(struct or_cbor_out *o, uint64_t v)
 {
-	PUT(o, cbor_encode_uint(v, at_, 9));
+	unsigned char *at = room(o, 9);
+
+	if (at)
+		o->len += or_cbor_uint_head(at, v);
 }
 
 static void put_int(struct or_cbor_out *o, int64_t v)
@@ -151,13 +185,77 @@ static void put_utf16(struct or_cbor_out *o, const uint8_t *s, uint32_t n)
 	o->len += len;
 }
 
-static void flush(struct or_cbor_out *o)
+/* The record is complete (or dropped, when memory ran out); full chunks
+ * go out, and everything when `all`. */
+static void end_record(struct or_cbor_out *o, int all)
 {
-	if (!o->failed && o->len)
-		fwrite(o->b, 1, o->len, o->out);
-	o->len = 0;
+	if (o->failed)
+		o->len = o->rec;
 	o->failed = 0;
+	o->rec = o->len;
+	if (all || o->len >= CBOR_OUT_CHUNK)
+		write_out(o);
 }
+
+/* A text encoded once (head and bytes); len 0: too long, not made. */
+struct ctext {
+	uint8_t len;
+	unsigned char s[63];
+};
+
+static void ctext_set(struct ctext *t, const char *s)
+{
+	size_t n = strlen(s), h;
+
+	t->len = 0;
+	if (n + 9 > sizeof t->s)
+		return;
+	h = cbor_encode_string_start(n, t->s, 9);
+	if (!h)
+		return;
+	memcpy(t->s + h, s, n);
+	t->len = (uint8_t)(h + n);
+}
+
+static inline void put_ctext(struct or_cbor_out *o, const struct ctext *t, const char *s)
+{
+	unsigned char *at;
+
+	if (!t->len) {
+		put_str(o, s);
+		return;
+	}
+	if ((at = room(o, sizeof t->s)) != NULL) {
+		/* A fixed-size copy: most texts fit in 24 bytes. */
+		if (t->len <= 24)
+			memcpy(at, t->s, 24);
+		else
+			memcpy(at, t->s, sizeof t->s);
+		o->len += t->len;
+	}
+}
+
+enum { K_TYPE, K_EVENT, K_INDEX, K_OFFSET, K_NAME, K_PROVIDER, K_ID, K_VERSION,
+       K_TIMESTAMP, K_THREAD, K_FIELDS, K_N };
+static const char *const key_names[K_N] = {
+	"type", "event", "index", "offset", "name", "provider", "id", "version",
+	"timestamp", "thread", "fields"
+};
+static struct ctext keys[K_N], field_keys[GCSPEC_NFIELDS], symbols[GCSPEC_NEVENTS];
+static int texts_ready;
+
+static void texts_init(void)
+{
+	for (unsigned i = 0; i < K_N; i++)
+		ctext_set(&keys[i], key_names[i]);
+	for (unsigned i = 0; i < GCSPEC_NFIELDS; i++)
+		ctext_set(&field_keys[i], gcspec_fields[i].name);
+	for (unsigned i = 0; i < GCSPEC_NEVENTS; i++)
+		ctext_set(&symbols[i], gcspec_events[i].symbol);
+	texts_ready = 1;
+}
+
+#define PUT_KEY(o, k) put_ctext((o), &keys[k], key_names[k])
 
 static void value(struct or_cbor_out *o, const struct or_decoded *dec,
                   unsigned i, const struct or_val *vals)
@@ -223,7 +321,7 @@ static void value(struct or_cbor_out *o, const struct or_decoded *dec,
 			or_struct_element(dec, i, &at, mv);
 			put_map(o, f->nmembers);
 			for (unsigned k = 1; k <= f->nmembers; k++) {
-				put_str(o, f[k].name);
+				put_ctext(o, &field_keys[f + k - gcspec_fields], f[k].name);
 				value(o, dec, i + k, mv);
 			}
 		}
@@ -234,38 +332,69 @@ static void value(struct or_cbor_out *o, const struct or_decoded *dec,
 	}
 }
 
+/* The provider's name as put_latin1 writes it, the same one event after
+ * event: encoded again only when it changes. */
+static void put_provider(struct or_cbor_out *o, const char *pname)
+{
+	static const char *last;
+	static struct ctext text;
+	size_t n = pname ? strlen(pname) : 0;
+
+	if (pname && pname == last) {
+		put_ctext(o, &text, pname);
+		return;
+	}
+	last = NULL;
+	if (pname) {
+		size_t i = 0;
+		while (i < n && (uint8_t)pname[i] < 0x80)
+			i++;
+		if (i == n) {
+			ctext_set(&text, pname);
+			if (text.len)
+				last = pname;
+		}
+	}
+	put_latin1(o, (const uint8_t *)(pname ? pname : ""), n);
+}
+
 void or_cbor_event(struct or_cbor_out *o, const struct or_event *ev,
                    const struct or_decoded *dec)
 {
 	const char *pname = ev->provider >= 0
 		? gcspec_providers[ev->provider].name : ev->provider_name;
 
+	if (!texts_ready)
+		texts_init();
 	put_map(o, dec ? 10 : 9);
-	put_str(o, "type"); put_str(o, "event");
-	put_str(o, "index"); put_uint(o, ev->index);
-	put_str(o, "offset"); put_uint(o, ev->offset);
-	put_str(o, "name"); put_str(o, dec ? dec->spec->symbol : "");
-	put_str(o, "provider"); put_latin1(o, (const uint8_t *)(pname ? pname : ""),
-	                                   pname ? strlen(pname) : 0);
-	put_str(o, "id"); put_uint(o, ev->id);
-	put_str(o, "version"); put_uint(o, ev->version);
-	put_str(o, "timestamp"); put_uint(o, ev->timestamp);
-	put_str(o, "thread"); put_uint(o, ev->thread_id);
+	PUT_KEY(o, K_TYPE); PUT_KEY(o, K_EVENT);
+	PUT_KEY(o, K_INDEX); put_uint(o, ev->index);
+	PUT_KEY(o, K_OFFSET); put_uint(o, ev->offset);
+	PUT_KEY(o, K_NAME);
+	if (dec)
+		put_ctext(o, &symbols[dec->spec - gcspec_events], dec->spec->symbol);
+	else
+		put_str(o, "");
+	PUT_KEY(o, K_PROVIDER); put_provider(o, pname);
+	PUT_KEY(o, K_ID); put_uint(o, ev->id);
+	PUT_KEY(o, K_VERSION); put_uint(o, ev->version);
+	PUT_KEY(o, K_TIMESTAMP); put_uint(o, ev->timestamp);
+	PUT_KEY(o, K_THREAD); put_uint(o, ev->thread_id);
 	if (dec) {
 		const struct gcspec_field *f = gcspec_event_fields(dec->spec);
 		size_t n = 0;
 		for (unsigned i = 0; i < dec->nvalid; i++)
 			n += !f[i].is_member;
-		put_str(o, "fields");
+		PUT_KEY(o, K_FIELDS);
 		put_map(o, n);
 		for (unsigned i = 0; i < dec->nvalid; i++) {
 			if (f[i].is_member)
 				continue;
-			put_str(o, f[i].name);
+			put_ctext(o, &field_keys[f + i - gcspec_fields], f[i].name);
 			value(o, dec, i, dec->v);
 		}
 	}
-	flush(o);
+	end_record(o, 0);
 }
 
 void or_cbor_diag(struct or_cbor_out *o, const struct or_diag *d)
@@ -284,7 +413,7 @@ void or_cbor_diag(struct or_cbor_out *o, const struct or_diag *d)
 	                               d->name ? strlen(d->name) : 0);
 	put_str(o, "message"); put_latin1(o, (const uint8_t *)d->message,
 	                                  strlen(d->message));
-	flush(o);
+	end_record(o, 0);
 }
 
 void or_cbor_summary(struct or_cbor_out *o, const struct or_ctx *ctx)
@@ -323,5 +452,5 @@ void or_cbor_summary(struct or_cbor_out *o, const struct or_ctx *ctx)
 			put_str(o, gcspec_diags[i].code);
 			put_uint(o, ctx->diag.counts[i]);
 		}
-	flush(o);
+	end_record(o, 1);
 }

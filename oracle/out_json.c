@@ -4,49 +4,249 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "out_fast.h"
 #include "output.h"
 #include "utf.h"
 
-static void put_cp(FILE *out, uint32_t cp)
-{
-	uint8_t b[4];
-	unsigned n;
+/*
+ * Event records are the bulk of --json (one per event, hundreds of millions
+ * on a large file): they are formatted by hand into one buffer that goes to
+ * stdio 64 KiB at a time. printf's format parsing and a stdio call per field
+ * took nine tenths of --json's time before (docs/oracle-performance.md);
+ * the bytes are the same. The other records (diagnostics, the summary) are
+ * rare and keep fprintf: each of their writers flushes the buffer first, so
+ * every record keeps its place.
+ */
+struct jw {
+	FILE *out;
+	char *p, *end;
+	char buf[64 * 1024];
+};
 
-	if (cp == '"' || cp == '\\') {
-		fputc('\\', out);
-		fputc((int)cp, out);
-	} else if (cp < 0x20 || cp == 0x85 || cp == 0x2028 || cp == 0x2029) {
-		/* JSON needs only the controls escaped; NEL and the line and
-		 * paragraph separators are too, so that a JSON line is a line
-		 * to every line splitter (Python's splitlines, JavaScript). */
-		fprintf(out, "\\u%04x", (unsigned)cp);
-	} else {
-		n = or_utf8_put(cp, b);
-		fwrite(b, 1, n, out);
+static struct jw jout;
+
+static void jw_flush(struct jw *w)
+{
+	if (w->out && w->p > w->buf)
+		fwrite(w->buf, 1, (size_t)(w->p - w->buf), w->out);
+	w->p = w->buf;
+	w->end = w->buf + sizeof w->buf;
+}
+
+/* Room for n more bytes (n well under the buffer's size). */
+static inline char *jw_room(struct jw *w, size_t n)
+{
+	if ((size_t)(w->end - w->p) < n)
+		jw_flush(w);
+	return w->p;
+}
+
+static void jw_long(struct jw *w, const char *s, size_t n)
+{
+	while (n) {
+		size_t k;
+		jw_room(w, 1);
+		k = (size_t)(w->end - w->p);
+		if (k > n)
+			k = n;
+		memcpy(w->p, s, k);
+		w->p += k;
+		s += k;
+		n -= k;
 	}
 }
 
-/* Bytes that are meant to be UTF-8 or ASCII; other bytes go out as U+00xx
- * (Latin-1), which keeps the output valid UTF-8. */
-void or_json_string(FILE *out, const char *s, size_t n)
+static inline void jw_bytes(struct jw *w, const char *s, size_t n)
 {
-	fputc('"', out);
-	for (size_t i = 0; i < n; i++)
-		put_cp(out, (uint8_t)s[i]);
-	fputc('"', out);
+	if (n <= 64) {
+		char *at = jw_room(w, 64);
+		memcpy(at, s, n);
+		w->p = at + n;
+	} else {
+		jw_long(w, s, n);
+	}
 }
 
-static void json_utf16(FILE *out, const uint8_t *s, uint32_t n)
+void or_json_flush(FILE *out)
+{
+	if (jout.out == out)
+		jw_flush(&jout);
+}
+
+#define JW_LIT(w, lit) jw_bytes((w), (lit), sizeof(lit) - 1)
+
+static inline void jw_char(struct jw *w, char c)
+{
+	*jw_room(w, 1) = c;
+	w->p++;
+}
+
+static inline void jw_u64(struct jw *w, uint64_t v)
+{
+	char *at = jw_room(w, 20);
+
+	w->p = at + or_dec_u64(at, v);
+}
+
+static void jw_i64(struct jw *w, int64_t v)
+{
+	if (v < 0) {
+		jw_char(w, '-');
+		jw_u64(w, 0 - (uint64_t)v);
+	} else {
+		jw_u64(w, (uint64_t)v);
+	}
+}
+
+static const char hex[] = "0123456789abcdef";
+
+/* v as exactly `digits` lowercase hex digits (v fits). */
+static void jw_hex(struct jw *w, uint64_t v, unsigned digits)
+{
+	char *at = jw_room(w, digits);
+
+	for (unsigned i = digits; i-- > 0; v >>= 4)
+		at[i] = hex[v & 15];
+	w->p = at + digits;
+}
+
+/* One code point of a JSON string, escaped as put_cp below escapes it. */
+static void jw_cp(struct jw *w, uint32_t cp)
+{
+	char *at = jw_room(w, 6);
+
+	if (cp == '"' || cp == '\\') {
+		at[0] = '\\';
+		at[1] = (char)cp;
+		w->p = at + 2;
+	} else if (cp < 0x20 || cp == 0x85 || cp == 0x2028 || cp == 0x2029) {
+		memcpy(at, "\\u", 2);
+		w->p = at + 2;
+		jw_hex(w, cp, 4);
+	} else {
+		w->p = at + or_utf8_put(cp, (uint8_t *)at);
+	}
+}
+
+/* Bytes meant to be ASCII; a run that needs no escaping is copied whole. */
+static void jw_latin1(struct jw *w, const uint8_t *s, size_t n)
+{
+	size_t i = 0;
+
+	jw_char(w, '"');
+	while (i < n) {
+		size_t j = i;
+		while (j < n && s[j] >= 0x20 && s[j] < 0x80 && s[j] != '"' && s[j] != '\\')
+			j++;
+		if (j > i)
+			jw_bytes(w, (const char *)s + i, j - i);
+		if (j < n)
+			jw_cp(w, s[j++]);
+		i = j;
+	}
+	jw_char(w, '"');
+}
+
+static void jw_utf16(struct jw *w, const uint8_t *s, uint32_t n)
 {
 	uint32_t k = 0;
 
-	fputc('"', out);
-	while (k + 1 < n)
-		put_cp(out, or_utf16_next(s, n, &k));
-	fputc('"', out);
+	jw_char(w, '"');
+	while (k + 1 < n) {
+		unsigned u = (unsigned)(s[k] | s[k + 1] << 8);
+		if (u >= 0x20 && u < 0x80 && u != '"' && u != '\\') {
+			jw_char(w, (char)u);
+			k += 2;
+		} else {
+			jw_cp(w, or_utf16_next(s, n, &k));
+		}
+	}
+	jw_char(w, '"');
 }
 
-static void value(FILE *out, const struct or_decoded *dec, unsigned i,
+/*
+ * "name": of every spec field and the name of every event, and the last
+ * provider name as a JSON string, made once: most of a record is these.
+ * A name that does not fit (none does today) takes the general way.
+ */
+struct jtext {
+	uint8_t len;       /* 0: not made */
+	char s[63];
+};
+
+static struct jtext keys[GCSPEC_NFIELDS], symbols[GCSPEC_NEVENTS];
+static int texts_ready;
+static const char *last_provider;
+static struct jtext provider_text;
+
+static void jtext_set(struct jtext *t, const char *pre, const char *s, const char *post)
+{
+	size_t a = strlen(pre), n = strlen(s), b = strlen(post);
+
+	t->len = 0;
+	if (a + n + b <= sizeof t->s) {
+		memcpy(t->s, pre, a);
+		memcpy(t->s + a, s, n);
+		memcpy(t->s + a + n, post, b);
+		t->len = (uint8_t)(a + n + b);
+	}
+}
+
+static void texts_init(void)
+{
+	for (unsigned i = 0; i < GCSPEC_NFIELDS; i++)
+		jtext_set(&keys[i], "\"", gcspec_fields[i].name, "\":");
+	for (unsigned i = 0; i < GCSPEC_NEVENTS; i++)
+		jtext_set(&symbols[i], "", gcspec_events[i].symbol, "");
+	texts_ready = 1;
+}
+
+static inline void jw_text(struct jw *w, const struct jtext *t)
+{
+	char *at = jw_room(w, sizeof t->s);
+
+	memcpy(at, t->s, sizeof t->s);
+	w->p = at + t->len;
+}
+
+/* "name": of the spec field f */
+static void jw_key(struct jw *w, const struct gcspec_field *f)
+{
+	const struct jtext *t = &keys[f - gcspec_fields];
+
+	if (t->len) {
+		jw_text(w, t);
+	} else {
+		jw_char(w, '"');
+		jw_bytes(w, f->name, strlen(f->name));
+		JW_LIT(w, "\":");
+	}
+}
+
+/* The provider's name as a JSON string: the same one event after event. */
+static void jw_provider(struct jw *w, const char *pname)
+{
+	size_t n = pname ? strlen(pname) : 0;
+
+	if (pname && pname == last_provider) {
+		jw_text(w, &provider_text);
+		return;
+	}
+	last_provider = NULL;
+	if (pname && n + 2 <= sizeof provider_text.s) {
+		size_t i = 0;
+		while (i < n && (uint8_t)pname[i] >= 0x20 && (uint8_t)pname[i] < 0x80 &&
+		       pname[i] != '"' && pname[i] != '\\')
+			i++;
+		if (i == n) {
+			jtext_set(&provider_text, "\"", pname, "\"");
+			last_provider = pname;
+		}
+	}
+	jw_latin1(w, (const uint8_t *)(pname ? pname : ""), n);
+}
+
+static void value(struct jw *w, const struct or_decoded *dec, unsigned i,
                   const struct or_val *vals)
 {
 	const struct gcspec_field *f = &gcspec_event_fields(dec->spec)[i];
@@ -55,65 +255,95 @@ static void value(FILE *out, const struct or_decoded *dec, unsigned i,
 
 	switch (f->type) {
 	case GCSPEC_INT8: case GCSPEC_INT16: case GCSPEC_INT32: case GCSPEC_INT64:
-		fprintf(out, "%" PRId64, (int64_t)v->u);
+		jw_i64(w, (int64_t)v->u);
 		break;
 	case GCSPEC_BOOLEAN:
-		if (v->u <= 1)
-			fputs(v->u ? "true" : "false", out);
+		if (v->u == 0)
+			JW_LIT(w, "false");
+		else if (v->u == 1)
+			JW_LIT(w, "true");
 		else
-			fprintf(out, "%" PRIu64, v->u);
+			jw_u64(w, v->u);
 		break;
 	case GCSPEC_FLOAT: {
 		float x;
 		uint32_t b = (uint32_t)v->u;
+		char *at = jw_room(w, 32);
 		memcpy(&x, &b, 4);
-		fprintf(out, "%.9g", (double)x);
+		w->p = at + snprintf(at, 32, "%.9g", (double)x);
 		break;
 	}
 	case GCSPEC_DOUBLE: {
 		double x;
+		char *at = jw_room(w, 32);
 		memcpy(&x, &v->u, 8);
-		fprintf(out, "%.17g", x);
+		w->p = at + snprintf(at, 32, "%.17g", x);
 		break;
 	}
 	case GCSPEC_GUID:
-		fprintf(out, "\"%08" PRIx64 "-%04" PRIx64 "-%04" PRIx64 "-%02x%02x-%02x%02x%02x%02x%02x%02x\"",
-		        or_le(raw, 4), or_le(raw + 4, 2), or_le(raw + 6, 2),
-		        raw[8], raw[9], raw[10], raw[11], raw[12], raw[13],
-		        raw[14], raw[15]);
+		jw_char(w, '"');
+		jw_hex(w, or_le(raw, 4), 8);
+		jw_char(w, '-');
+		jw_hex(w, or_le(raw + 4, 2), 4);
+		jw_char(w, '-');
+		jw_hex(w, or_le(raw + 6, 2), 4);
+		jw_char(w, '-');
+		jw_hex(w, (uint64_t)raw[8] << 8 | raw[9], 4);
+		jw_char(w, '-');
+		for (unsigned k = 10; k < 16; k++)
+			jw_hex(w, raw[k], 2);
+		jw_char(w, '"');
 		break;
 	case GCSPEC_UNICODE_STRING:
-		json_utf16(out, raw, v->len);
+		jw_utf16(w, raw, v->len);
 		break;
 	case GCSPEC_ANSI_STRING:
-		or_json_string(out, (const char *)raw, v->len);
+		jw_latin1(w, raw, v->len);
 		break;
 	case GCSPEC_BINARY:
-		fputc('"', out);
+		jw_char(w, '"');
 		for (uint32_t k = 0; k < v->len; k++)
-			fprintf(out, "%02x", raw[k]);
-		fputc('"', out);
+			jw_hex(w, raw[k], 2);
+		jw_char(w, '"');
 		break;
 	case GCSPEC_STRUCT: {
 		struct or_val mv[OR_MAX_FIELDS];
 		uint32_t at = v->off;
-		fputc('[', out);
+		jw_char(w, '[');
 		for (uint64_t e = 0; e < v->u; e++) {
 			if (or_struct_element(dec, i, &at, mv))
 				break;
-			fputs(e ? ",{" : "{", out);
+			if (e)
+				jw_char(w, ',');
+			jw_char(w, '{');
 			for (unsigned k = 1; k <= f->nmembers; k++) {
-				fprintf(out, "%s\"%s\":", k > 1 ? "," : "", f[k].name);
-				value(out, dec, i + k, mv);
+				if (k > 1)
+					jw_char(w, ',');
+				jw_key(w, &f[k]);
+				value(w, dec, i + k, mv);
 			}
-			fputc('}', out);
+			jw_char(w, '}');
 		}
-		fputc(']', out);
+		jw_char(w, ']');
 		break;
 	}
 	default:
-		fprintf(out, "%" PRIu64, v->u);
+		jw_u64(w, v->u);
 	}
+}
+
+/* Bytes that are meant to be UTF-8 or ASCII; other bytes go out as U+00xx
+ * (Latin-1), which keeps the output valid UTF-8. */
+void or_json_string(FILE *out, const char *s, size_t n)
+{
+	struct jw *w = &jout;
+
+	if (w->out != out) {
+		jw_flush(w);
+		w->out = out;
+	}
+	jw_latin1(w, (const uint8_t *)s, n);
+	jw_flush(w);
 }
 
 void or_json_event(FILE *out, const struct or_event *ev,
@@ -121,32 +351,57 @@ void or_json_event(FILE *out, const struct or_event *ev,
 {
 	const char *pname = ev->provider >= 0
 		? gcspec_providers[ev->provider].name : ev->provider_name;
+	struct jw *w = &jout;
 
-	fprintf(out, "{\"type\":\"event\",\"index\":%" PRIu64 ",\"offset\":%" PRIu64
-	        ",\"name\":\"%s\",\"provider\":", ev->index, ev->offset,
-	        dec ? dec->spec->symbol : "");
-	or_json_string(out, pname ? pname : "", pname ? strlen(pname) : 0);
-	fprintf(out, ",\"id\":%u,\"version\":%u,\"timestamp\":%" PRIu64
-	        ",\"thread\":%" PRIu64, ev->id, ev->version, ev->timestamp,
-	        ev->thread_id);
+	if (!texts_ready)
+		texts_init();
+	if (w->out != out) {
+		jw_flush(w);
+		w->out = out;
+	}
+	JW_LIT(w, "{\"type\":\"event\",\"index\":");
+	jw_u64(w, ev->index);
+	JW_LIT(w, ",\"offset\":");
+	jw_u64(w, ev->offset);
+	JW_LIT(w, ",\"name\":\"");
+	if (dec) {
+		const struct jtext *t = &symbols[dec->spec - gcspec_events];
+		if (t->len)
+			jw_text(w, t);
+		else
+			jw_bytes(w, dec->spec->symbol, strlen(dec->spec->symbol));
+	}
+	JW_LIT(w, "\",\"provider\":");
+	jw_provider(w, pname);
+	JW_LIT(w, ",\"id\":");
+	jw_u64(w, ev->id);
+	JW_LIT(w, ",\"version\":");
+	jw_u64(w, ev->version);
+	JW_LIT(w, ",\"timestamp\":");
+	jw_u64(w, ev->timestamp);
+	JW_LIT(w, ",\"thread\":");
+	jw_u64(w, ev->thread_id);
 	if (dec) {
 		const struct gcspec_field *f = gcspec_event_fields(dec->spec);
 		int first = 1;
-		fputs(",\"fields\":{", out);
+		JW_LIT(w, ",\"fields\":{");
 		for (unsigned i = 0; i < dec->nvalid; i++) {
 			if (f[i].is_member)
 				continue;
-			fprintf(out, "%s\"%s\":", first ? "" : ",", f[i].name);
-			value(out, dec, i, dec->v);
+			if (!first)
+				jw_char(w, ',');
+			jw_key(w, &f[i]);
+			value(w, dec, i, dec->v);
 			first = 0;
 		}
-		fputc('}', out);
+		jw_char(w, '}');
 	}
-	fputs("}\n", out);
+	JW_LIT(w, "}\n");
 }
 
 void or_json_diag(FILE *out, const struct or_diag *d)
 {
+	or_json_flush(out);
 	fprintf(out, "{\"type\":\"diag\",\"code\":\"%s\",\"severity\":\"%s\",\"event\":",
 	        or_diag_code(d->code), or_severity_name(d->severity));
 	if (d->event == OR_NO_EVENT)
@@ -171,6 +426,7 @@ void or_json_summary(FILE *out, const struct or_ctx *ctx)
 	const struct or_stats *s = &ctx->stats;
 	int first = 1;
 
+	or_json_flush(out);
 	fprintf(out, "{\"type\":\"summary\",\"events\":%" PRIu64 ",\"bytes\":%" PRIu64
 	        ",\"gcs\":%" PRIu64 ",\"suspensions\":%" PRIu64
 	        ",\"unknown_version\":%" PRIu64 ",\"unknown_id\":%" PRIu64

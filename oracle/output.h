@@ -31,8 +31,12 @@
 
 #include "decode.h"
 
+/* Event records are buffered (64 KiB, out_json.c) and reach out in order
+ * with the others: or_json_diag() and or_json_summary() flush them first,
+ * and or_json_flush() does before anything else is written to out. */
 void or_json_event(FILE *out, const struct or_event *ev,
                    const struct or_decoded *dec);
+void or_json_flush(FILE *out);
 void or_json_diag(FILE *out, const struct or_diag *d);
 void or_json_summary(FILE *out, const struct or_ctx *ctx);
 void or_json_string(FILE *out, const char *s, size_t n);
@@ -42,6 +46,9 @@ struct or_cbor_out;
 /* NULL when memory runs out; or_cbor_out_free() releases it. */
 struct or_cbor_out *or_cbor_out_new(FILE *out);
 void or_cbor_out_free(struct or_cbor_out *o);
+/* Records are buffered (64 KiB); the summary and or_cbor_flush() hand all
+ * complete ones to stdio. */
+void or_cbor_flush(struct or_cbor_out *o);
 void or_cbor_event(struct or_cbor_out *o, const struct or_event *ev,
                    const struct or_decoded *dec);
 void or_cbor_diag(struct or_cbor_out *o, const struct or_diag *d);

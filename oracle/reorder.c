@@ -1,10 +1,14 @@
 /*
- * reorder.c - the time-order window (see reorder.h): per-thread runs in
- * file order, merged by a binary heap keyed by (timestamp, file index).
+ * reorder.c - the time-order window (see reorder.h): runs of events in file
+ * order and in time order, merged by a binary heap keyed by (timestamp,
+ * file index).
  *
  * Any split of the window into runs that are each in (timestamp, index)
- * order merges into exactly the order a stable sort would give, so a
- * thread whose clock steps back simply starts a new run.
+ * order merges into exactly the order a stable sort would give, so an
+ * event earlier than the one before it in the file simply starts a new
+ * run. (Runs were per thread before: the same order, with a thread table
+ * to look up per event and a heap entry per thread even where the file is
+ * in time order already; docs/oracle-performance.md.)
  *
  * The records are small (64 bytes) because the window is larger than any
  * cache: every byte a record has is written once and read once from
@@ -35,73 +39,7 @@ struct or_rpin {
 	uint32_t next_free;        /* the next free slot + 1, or 0 */
 };
 
-static uint64_t mix(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	return x ^ (x >> 33);
-}
-
-/* --- threads and runs ----------------------------------------------------- */
-
-/* The thread's current run, or NONE. */
-static uint32_t thread_run(const struct or_reorder *q, uint64_t tid)
-{
-	if (!q->tcap)
-		return NONE;
-	for (size_t i = mix(tid) & (q->tcap - 1);; i = (i + 1) & (q->tcap - 1)) {
-		if (q->tval[i] == NONE)
-			return NONE;
-		if (q->tkey[i] == tid)
-			return q->tval[i];
-	}
-}
-
-static void thread_clear(struct or_reorder *q)
-{
-	if (q->tcap)
-		memset(q->tval, 0xff, q->tcap * sizeof *q->tval);
-	q->tn = 0;
-	q->last_run = NONE;
-}
-
-static int thread_set(struct or_reorder *q, uint64_t tid, uint32_t run)
-{
-	size_t i;
-
-	if ((q->tn + 1) * 2 > q->tcap) {
-		size_t cap = q->tcap ? q->tcap * 2 : 64;
-		uint64_t *k = malloc(cap * sizeof *k);
-		uint32_t *v = malloc(cap * sizeof *v);
-		uint64_t *ok = q->tkey;
-		uint32_t *ov = q->tval;
-		size_t ocap = q->tcap;
-
-		if (!k || !v) {
-			free(k);
-			free(v);
-			return -1;
-		}
-		memset(v, 0xff, cap * sizeof *v);
-		q->tkey = k;
-		q->tval = v;
-		q->tcap = cap;
-		q->tn = 0;
-		for (size_t j = 0; j < ocap; j++)
-			if (ov[j] != NONE)
-				thread_set(q, ok[j], ov[j]);
-		free(ok);
-		free(ov);
-	}
-	for (i = mix(tid) & (q->tcap - 1); q->tval[i] != NONE && q->tkey[i] != tid;
-	     i = (i + 1) & (q->tcap - 1))
-		;
-	if (q->tval[i] == NONE)
-		q->tn++;
-	q->tkey[i] = tid;
-	q->tval[i] = run;
-	return 0;
-}
+/* --- runs ------------------------------------------------------------------ */
 
 /* A new empty run; the heap grows with the runs so that flushing never
  * allocates. NONE when memory runs out. */
@@ -145,22 +83,19 @@ static inline void append(struct or_reorder *q, uint32_t r, uint32_t i)
 	run->last_ts = x->ts;
 }
 
-/* Append event i to its thread's run (a new run when the thread's clock
- * stepped back). 0, or -1 when memory runs out. */
-static int link_rec(struct or_reorder *q, uint32_t i)
+/* Append event i to the last event's run, or to a new one when it is
+ * earlier than that (file indexes only grow, so its timestamp decides).
+ * 0, or -1 when memory runs out. */
+static inline int link_rec(struct or_reorder *q, uint32_t i)
 {
-	const struct or_rrec *x = &q->rec[i];
-	uint32_t r;
+	uint32_t r = q->last_run;
 
-	r = q->last_run < q->nruns && q->last_thread == x->thread_id
-	    ? q->last_run : thread_run(q, x->thread_id);
-	if (r == NONE || x->ts < q->runs[r].last_ts) {
+	if (r >= q->nruns || q->rec[i].ts < q->runs[r].last_ts) {
 		r = new_run(q);
-		if (r == NONE || thread_set(q, x->thread_id, r))
+		if (r == NONE)
 			return -1;
+		q->last_run = r;
 	}
-	q->last_thread = x->thread_id;
-	q->last_run = r;
 	append(q, r, i);
 	return 0;
 }
@@ -311,7 +246,7 @@ static int grow(struct or_reorder *q)
 int or_reorder_add(struct or_reorder *q, const struct or_event *ev)
 {
 	uint32_t flen = ev->model_fields ? (uint32_t)ev->model_fields_len : 0;
-	uint32_t i = (uint32_t)q->n, run = q->last_run;
+	uint32_t i = (uint32_t)q->n;
 	struct or_rrec *r;
 	uint32_t cls;
 
@@ -341,11 +276,7 @@ int or_reorder_add(struct or_reorder *q, const struct or_event *ev)
 		r->payload = NULL;
 		r->aux = copy_in(q, ev->payload, ev->payload_len, ev->model_fields, flen);
 	}
-	/* Most events continue the last event's run. */
-	if (run < q->nruns && q->last_thread == ev->thread_id &&
-	    ev->timestamp >= q->runs[run].last_ts) {
-		append(q, run, i);
-	} else if (link_rec(q, i)) {
+	if (link_rec(q, i)) {
 		if (r->payload)
 			unpin(q, r->aux);
 		return -1;
@@ -498,7 +429,7 @@ static void reset(struct or_reorder *q)
 	q->used = 0;
 	q->held = 0;
 	q->nruns = 0;
-	thread_clear(q);
+	q->last_run = NONE;
 	or_rclass_reset(q);
 }
 
@@ -509,8 +440,8 @@ void or_reorder_flush(struct or_reorder *q,
 	reset(q);
 }
 
-/* Rebuild the runs and the thread table over the events left: drops the
- * runs a partial flush emptied. Out of memory, hand the events on in file
+/* Rebuild the runs over the events left: drops the runs a partial flush
+ * emptied. Out of memory, hand the events on in file
  * order instead. */
 static void relink(struct or_reorder *q,
                    void (*fn)(void *arg, const struct or_event *ev), void *arg)
@@ -518,7 +449,7 @@ static void relink(struct or_reorder *q,
 	size_t n = q->n;
 
 	q->nruns = 0;
-	thread_clear(q);
+	q->last_run = NONE;
 	for (size_t i = 0; i < n; i++) {
 		if (link_rec(q, (uint32_t)i) == 0)
 			continue;
@@ -576,7 +507,7 @@ void or_reorder_flush_older(struct or_reorder *q,
 	q->n = j;
 	q->used = used;
 	or_rclass_compact(q);
-	/* Emptied runs stay (a thread's current run may be one); when they
+	/* Emptied runs stay (the last event's run may be one); when they
 	 * outnumber the others, start the runs afresh. */
 	if (q->nruns > 2 * live + 64)
 		relink(q, fn, arg);
@@ -592,8 +523,6 @@ void or_reorder_free(struct or_reorder *q)
 	free(q->gone);
 	free(q->bytes);
 	free(q->runs);
-	free(q->tkey);
-	free(q->tval);
 	free(q->heap);
 	free(q->pins);
 	or_rclass_free(q);

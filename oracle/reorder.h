@@ -7,10 +7,13 @@
  * hands them all on in (timestamp, file index) order: the order a stable
  * sort by timestamp gives, so equal timestamps keep the order of the file.
  *
- * How: a thread writes its events in time order, so the window keeps one
- * run per thread (a thread whose timestamp goes backwards starts another
- * run) and merges the runs with a small heap. That is O(n log threads) with
- * no sort and no moving of events.
+ * How: the window cuts the events, in file order, into runs that are in
+ * time order (a new run where a timestamp goes backwards) and merges the
+ * runs with a small heap. A thread writes its events in time order, and a
+ * runtime writes each thread's events of a flush together, so there are
+ * no more runs than threads; a file written in time order is one run,
+ * handed on as it came. That is O(n log runs) with no sort and no moving
+ * of events.
  *
  * What it keeps of an event: a compact record (time, index, offsets,
  * thread, payload) plus the event's class (provider, id, version, level,
@@ -67,13 +70,9 @@ struct or_reorder {
 	size_t held;               /* bytes counted, as above */
 	uint8_t *bytes;            /* copied payloads and model fields */
 	size_t used, bcap;
-	struct or_rrun *runs;      /* one per thread, more after a step back */
+	struct or_rrun *runs;      /* a new one where time steps back */
 	size_t nruns, capruns;
-	uint64_t *tkey;            /* thread id -> its current run */
-	uint32_t *tval;
-	size_t tcap, tn;
-	uint64_t last_thread;      /* the last event's thread and run */
-	uint32_t last_run;
+	uint32_t last_run;         /* the last event's run */
 	struct or_rheap *heap;     /* the merge, one entry per run */
 	size_t heapcap;
 	struct or_rclass *cls;     /* the classes of the events held */

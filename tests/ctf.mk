@@ -16,10 +16,11 @@ TESTS += tests/ctf/cli.sh tests/ctf/roundtrip.py tests/ctf/peer.sh tests/ctf/sam
 EXTRA_DIST += tests/ctf/cli.sh tests/ctf/roundtrip.py tests/ctf/peer.sh tests/ctf/peer_bt2.py \
 	tests/ctf/sample.sh tests/ctf/bench.sh docs/ctf.md
 
-# make bench: gcoracle's and babeltrace2's decoding of the same ~1 GB trace.
-bench: bench-ctf
+# make bench-ctf: gcoracle's CTF reader alone and babeltrace2 on a ~1 GB trace
+# (make bench compares gcoracle and babeltrace2: tests/peers/bench.sh).
 bench-ctf: gen/gcgen oracle/gcoracle tests/ctf/ctfdump
 	@$(SHELL) $(top_srcdir)/tests/ctf/bench.sh '$(abs_top_builddir)'
+bench-parts: bench-ctf
 .PHONY: bench-ctf
 
 # A reader-only throughput tool (no payload decoding or checks): ctfdump DIR.

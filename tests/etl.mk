@@ -19,8 +19,8 @@ TESTS += tests/etl/roundtrip tests/etl/faults tests/etl/cli.sh tests/etl/mixed_p
 EXTRA_DIST += tests/etl/cli.sh tests/etl/bench.sh tests/etl/mixed_pointer.py \
 	tests/etl/real_baseline.py
 
-# make bench: .etl write and read throughput.
-bench: bench-etl
+# make bench-etl: .etl write and read throughput.
 bench-etl: gen/gcgen oracle/gcoracle tests/etl/etldump
 	@$(SHELL) $(top_srcdir)/tests/etl/bench.sh .
+bench-parts: bench-etl
 .PHONY: bench-etl

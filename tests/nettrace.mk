@@ -25,9 +25,10 @@ TESTS += tests/nettrace/roundtrip tests/nettrace/faults tests/nettrace/sp_model
 TESTS += tests/nettrace/gcgen_shapes.py
 EXTRA_DIST += tests/nettrace/gcgen_shapes.py
 
-# make bench: nettrace write and read throughput (MB/s, events/s), end to end.
-bench: bench-nettrace
+# make bench-nettrace: nettrace write and read throughput (MB/s, events/s), end
+# to end.
 bench-nettrace: gen/gcgen oracle/gcoracle tests/nettrace/ntdump
 	@$(SHELL) $(top_srcdir)/tests/nettrace/bench.sh .
+bench-parts: bench-nettrace
 .PHONY: bench-nettrace
 EXTRA_DIST += tests/nettrace/bench.sh

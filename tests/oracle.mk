@@ -17,6 +17,14 @@ tests_oracle_reorder_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/oracle \
 tests_oracle_reorder_test_LDADD = oracle/liboracle.a gen/libgcspec.a $(FWNT_LIBS)
 TESTS += tests/oracle/reorder_test
 
+# The output's hand-written number formatters against snprintf and libcbor.
+check_PROGRAMS += tests/oracle/out_fast_test
+tests_oracle_out_fast_test_SOURCES = tests/oracle/out_fast_test.c
+tests_oracle_out_fast_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/oracle \
+	-I$(top_srcdir)/tests $(CBOR_CFLAGS)
+tests_oracle_out_fast_test_LDADD = $(CBOR_LIBS)
+TESTS += tests/oracle/out_fast_test
+
 # Run a command and report its wall clock, CPU time and peak memory
 # (the benchmark and the memory tests).
 check_PROGRAMS += tests/oracle/rusage
@@ -34,12 +42,13 @@ check-memory: all tests/oracle/rusage$(EXEEXT)
 		$(SHELL) $(srcdir)/tests/oracle/memory_flat.sh
 .PHONY: check-memory
 
-# make bench-oracle: decode-and-check throughput per container.
-bench: bench-oracle
+# make bench-oracle: decode-and-check throughput per container, and instructions
+# per event (BENCH_CALLGRIND=1). make bench is tests/peers/bench.sh.
 bench-oracle: oracle/gcoracle$(EXEEXT) gen/gcgen$(EXEEXT) tests/oracle/rusage$(EXEEXT) \
 		tests/oracle/cbor_bench$(EXEEXT)
 	@$(SHELL) $(top_srcdir)/tests/oracle/bench.sh ./gen/gcgen ./oracle/gcoracle \
 		./tests/oracle/rusage ./tests/oracle/cbor_bench
+bench-parts: bench-oracle
 .PHONY: bench-oracle
 EXTRA_DIST += tests/oracle/bench.sh
 

@@ -19,5 +19,17 @@ CHECK_ALL_EXTRA += check-peers
 
 clean-local: clean-local-peers
 clean-local-peers:
-	-rm -rf $(srcdir)/tests/peers/traceevent/bin $(srcdir)/tests/peers/traceevent/obj
+	-rm -rf $(srcdir)/tests/peers/traceevent/bin $(srcdir)/tests/peers/traceevent/obj \
+		$(srcdir)/tests/peers/tecount/bin $(srcdir)/tests/peers/tecount/obj
 .PHONY: clean-local-peers
+
+# make bench: gcoracle side by side with TraceEvent (nettrace), babeltrace2
+# (CTF) and cat, on the same files in the same run; BENCH_SIZE, BENCH_RUNS,
+# BENCH_FORMATS (docs/oracle-performance.md). The other bench-* targets
+# measure one part each.
+bench: bench-peers
+bench-peers: gen/gcgen$(EXEEXT) oracle/gcoracle$(EXEEXT) tests/oracle/rusage$(EXEEXT)
+	@$(SHELL) $(top_srcdir)/tests/peers/bench.sh '$(abs_top_builddir)' '$(abs_top_srcdir)'
+.PHONY: bench bench-peers
+EXTRA_DIST += tests/peers/bench.sh tests/peers/tecount/TraceEventCount.csproj \
+	tests/peers/tecount/Program.cs

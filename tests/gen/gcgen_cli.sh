@@ -186,6 +186,14 @@ ok $? "a short run prints nothing on stderr"
 "$gcgen" --gcs 1000 --stats -o "$t/stats" 2> "$t/err" &&
 	grep -q "^gcgen: stats: events=[1-9][0-9]* bytes=$(wc -c < "$t/stats") wall=[0-9.]* cpu=[0-9.]*\$" "$t/err"
 ok $? "--stats reports events, the bytes written, wall and cpu time"
+"$gcgen" -q --gcs 100 -f ctf --stats -o "$t/stats-ctf" 2> "$t/err" &&
+	grep -q "^gcgen: stats: events=[1-9][0-9]* bytes=$(cat "$t/stats-ctf"/* | wc -c) wall=" "$t/err"
+ok $? "--stats reports a CTF trace's bytes (its files')"
+"$gcgen" -q --gcs 100 -f etl -o "$t/etl-file" && "$gcgen" -q --gcs 100 -f etl --stats -o /dev/null 2> "$t/err" &&
+	grep -q "bytes=$(wc -c < "$t/etl-file") " "$t/err" &&
+	"$gcgen" -q --gcs 100 -f etl | cmp -s - "$t/etl-file" &&
+	"$gcgen" -q --gcs 100 -f etl --drop-cache -o "$t/etl-drop" && cmp -s "$t/etl-drop" "$t/etl-file"
+ok $? ".etl to /dev/null (its header rewritten in place), to a pipe and with --drop-cache: the same bytes"
 "$gcgen" -q --gcs 20 -f nettrace-v6 --full-metadata -o "$t/fm" &&
 	"$gcgen" -q --gcs 20 -f nettrace-v6-full -o "$t/fm-full" && cmp -s "$t/fm" "$t/fm-full" &&
 	"$gcgen" -q --gcs 20 -f nettrace-v6 -o "$t/fm-plain" && ! cmp -s "$t/fm" "$t/fm-plain" &&

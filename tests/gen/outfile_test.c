@@ -90,14 +90,16 @@ int main(void)
 	tap_ok(file_size(path("a")) == 5 && gen_outfile_close(o, 1, err, sizeof err) == 0 &&
 	       file_size(path("a")) == 5, "an existing file stays whole until the new one replaces it");
 
-	/* Past GEN_OUTFILE_KEEP_CACHED the file is synced and dropped in
-	 * windows; the bytes must not notice, nor a seek back to the start. */
+	/* Asked to, past GEN_OUTFILE_KEEP_CACHED the file is synced and
+	 * dropped in windows; the bytes must not notice, nor a seek back to
+	 * the start. */
 	{
 		size_t total = GEN_OUTFILE_KEEP_CACHED + (24u << 20) + 12345, bad = 0, i;
 		unsigned char *chunk = malloc(1 << 16);
 		int c;
 
 		o = gen_outfile_open(path("big"));
+		gen_outfile_drop_cache(o);
 		for (i = 0; i < total; i++) {
 			chunk[i & 0xFFFF] = pattern(i);
 			if ((i & 0xFFFF) == 0xFFFF || i == total - 1)
@@ -119,6 +121,17 @@ int main(void)
 		free(chunk);
 		unlink(path("big"));
 	}
+
+	/* /dev/null seeks (a writer that patches its header need not spool),
+	 * and written() is the stream's size. */
+	o = gen_outfile_open("/dev/null");
+	tap_ok(o && fputs("0123456789", gen_outfile_stream(o)) >= 0 &&
+	       fseeko(gen_outfile_stream(o), 2, SEEK_SET) == 0 &&
+	       ftello(gen_outfile_stream(o)) == 2 && fputs("ab", gen_outfile_stream(o)) >= 0 &&
+	       fflush(gen_outfile_stream(o)) == 0 && gen_outfile_written(o) == 10 &&
+	       fseeko(gen_outfile_stream(o), 0, SEEK_END) == 0 && ftello(gen_outfile_stream(o)) == 10,
+	       "/dev/null seeks, and its stream's size is what was written");
+	tap_ok(o && gen_outfile_close(o, 1, err, sizeof err) == 0, "/dev/null closes");
 
 	/* A FIFO (as a device) is written in place and cannot seek. */
 	{
