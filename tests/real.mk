@@ -8,7 +8,40 @@ EXTRA_DIST += tests/real/real_trace.py tests/real/errata_evidence.py tests/real/
 	tests/real/workload/GcWorkload.csproj tests/real/workload/Program.cs \
 	tests/real/workload/Scenarios.cs docs/real-runtime.md
 
+# The runtime matrix (docs/real-runtime.md): the workload published for .NET Core 3.1.3,
+# 8.0, 9.0, 10.0 and 11.0.0. In make check one capture per runtime (matrix.py's slice);
+# the whole covering design is `make check-runtimes` (about 10 minutes, .ci/run's last
+# leg). fixtures.py checks the real captures kept in the tree, without .NET.
+TESTS += tests/real/matrix.py tests/real/fixtures.py
+REAL_RUNTIMES = netcoreapp3.1 net8.0 net9.0 net10.0 net11.0
+# Recorded by `tests/real/matrix.py --fixtures tests/real/fixtures` (gzip, ~10 KB each).
+REAL_FIXTURES = tests/real/fixtures/net10.0-svr-dotnet-trace.json tests/real/fixtures/net10.0-svr-dotnet-trace.nettrace.gz \
+	tests/real/fixtures/net10.0-wks-env.json tests/real/fixtures/net10.0-wks-env.nettrace.gz \
+	tests/real/fixtures/net11.0-svr-dotnet-trace.json tests/real/fixtures/net11.0-svr-dotnet-trace.nettrace.gz \
+	tests/real/fixtures/net11.0-wks-env.json tests/real/fixtures/net11.0-wks-env.nettrace.gz \
+	tests/real/fixtures/net11.0-wks-ipc.json tests/real/fixtures/net11.0-wks-ipc.nettrace.gz \
+	tests/real/fixtures/net3.1-svr-dotnet-trace.json tests/real/fixtures/net3.1-svr-dotnet-trace.nettrace.gz \
+	tests/real/fixtures/net3.1-wks-env.json tests/real/fixtures/net3.1-wks-env.nettrace.gz \
+	tests/real/fixtures/net8.0-svr-dotnet-trace.json tests/real/fixtures/net8.0-svr-dotnet-trace.nettrace.gz \
+	tests/real/fixtures/net8.0-wks-env.json tests/real/fixtures/net8.0-wks-env.nettrace.gz \
+	tests/real/fixtures/net9.0-svr-dotnet-trace.json tests/real/fixtures/net9.0-svr-dotnet-trace.nettrace.gz \
+	tests/real/fixtures/net9.0-wks-env.json tests/real/fixtures/net9.0-wks-env.nettrace.gz
+EXTRA_DIST += tests/real/matrix.py tests/real/fixtures.py tests/real/ipc_collect.py \
+	$(REAL_RUNTIMES:%=tests/real/runtimes/%/GcWorkload.csproj) $(REAL_FIXTURES)
+
+# Through automake's TAP driver, so the .trs counts in the CI summary line.
+check-runtimes: all
+	@$(MKDIR_P) tests/real
+	@$(AM_TESTS_ENVIRONMENT) $(LOG_DRIVER) --test-name tests/real/matrix-full \
+		--log-file tests/real/matrix-full.log --trs-file tests/real/matrix-full.trs \
+		--color-tests no --enable-hard-errors yes --expect-failure no -- \
+		$(PYTHON3) $(srcdir)/tests/real/matrix.py --full
+	@tail -n 40 tests/real/matrix-full.log | grep '^# |' || true
+	@! grep -q '^:test-result: \(FAIL\|ERROR\|XPASS\)' tests/real/matrix-full.trs
+.PHONY: check-runtimes
+CLEANFILES += tests/real/matrix-full.log tests/real/matrix-full.trs
+
 clean-local: clean-local-real
 clean-local-real:
-	-rm -rf tests/real/capture
+	-rm -rf tests/real/capture tests/real/matrix
 .PHONY: clean-local-real

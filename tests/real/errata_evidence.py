@@ -257,7 +257,7 @@ def read_trace(evd, capdir, name, oracle, trace=None):
     res = {"status": None, "errors": [], "diags": collections.Counter(),
            "seen": collections.Counter(), "missing": collections.Counter(),
            "first_missing": {}, "not_in_spec": collections.Counter(),
-           "oracle_unknown": collections.Counter()}
+           "oracle_unknown": collections.Counter(), "summary": {}}
     if trace is None:
         trace = os.path.join(capdir, name + ".nettrace")
     proc = subprocess.Popen([oracle, "--json", trace],
@@ -274,6 +274,8 @@ def read_trace(evd, capdir, name, oracle, trace=None):
                 res["oracle_unknown"][key] += 1
                 continue
             decoded[key][json.dumps(item.get("fields", {}), sort_keys=True)] += 1
+        elif item.get("type") == "summary":
+            res["summary"] = item
         elif item.get("type") == "diag":
             evd.oracle_diag(item)
             if item["severity"] == "error":

@@ -9,6 +9,12 @@
 // CLR parser claims are counted per (id, version) and printed once per file as
 // {"file", "unhandled": [[id, version, count], ...]}. A file TraceEvent cannot read gives
 // {"file", "error": message}. Exit 0 unless the arguments are wrong.
+//
+//   TraceEventPeer --count FILE.nettrace...
+//
+// Counts instead, for tests/real/matrix.py: one line per file, {"file", "total", "providers":
+// {name: events}, "runtime": {"id/version": events}}, every event TraceEvent dispatches, parsed
+// or not (an independent count to hold gcoracle's totals against).
 
 using System;
 using System.Collections.Generic;
@@ -41,9 +47,58 @@ static class Program
         }
         using var stdout = Console.OpenStandardOutput();
         using var output = new BufferedStream(stdout, 1 << 16);
+        if (args[0] == "--count")
+        {
+            for (int i = 1; i < args.Length; i++)
+                CountOne(args[i], output);
+            return 0;
+        }
         foreach (var path in args)
             ReadOne(path, output);
         return 0;
+    }
+
+    static void CountOne(string path, Stream output)
+    {
+        var providers = new SortedDictionary<string, long>(StringComparer.Ordinal);
+        var runtime = new SortedDictionary<string, long>(StringComparer.Ordinal);
+        long total = 0;
+        string? error = null;
+        try
+        {
+            using var source = new EventPipeEventSource(path);
+            source.AllEvents += e =>
+            {
+                total++;
+                string name = e.ProviderName;
+                providers[name] = providers.GetValueOrDefault(name) + 1;
+                // Unparsed events carry the provider's GUID, not its name.
+                if (e.ProviderName == Runtime || e.ProviderGuid == ClrTraceEventParser.ProviderGuid)
+                {
+                    string key = ((int)e.ID).ToString(CultureInfo.InvariantCulture) + "/" +
+                                 e.Version.ToString(CultureInfo.InvariantCulture);
+                    runtime[key] = runtime.GetValueOrDefault(key) + 1;
+                }
+            };
+            source.Process();
+        }
+        catch (Exception ex)
+        {
+            error = ex.GetType().Name + ": " + ex.Message;
+        }
+        Line(output, w =>
+        {
+            w.WriteString("file", path);
+            if (error != null) w.WriteString("error", error);
+            w.WriteNumber("total", total);
+            w.WriteStartObject("providers");
+            foreach (var kv in providers) w.WriteNumber(kv.Key, kv.Value);
+            w.WriteEndObject();
+            w.WriteStartObject("runtime");
+            foreach (var kv in runtime) w.WriteNumber(kv.Key, kv.Value);
+            w.WriteEndObject();
+        });
+        output.Flush();
     }
 
     static bool IsRuntime(string name) => name == Runtime || name == Rundown || name == Private;

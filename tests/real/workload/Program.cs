@@ -1,6 +1,13 @@
 // GC workload + in-process recorder for the real-runtime capture kit (see ../capture.sh).
 //
-//   GcWorkload OUT.jsonl [KEYWORDS_HEX]
+//   GcWorkload OUT.jsonl [KEYWORDS_HEX [LEVEL]]
+//
+// Builds for every runtime of the matrix (netcoreapp3.1 to .NET 11; tests/real/runtimes/):
+// APIs newer than 3.1 are behind #if. Two optional variables serve captures the workload
+// does not start itself: GCWORKLOAD_SUMMARY=FILE also writes the closing summary line to FILE
+// (a tracing client that launches the workload keeps its stdout), and GCWORKLOAD_GO=FILE makes
+// it wait, up to 30 s, for FILE to exist before the first phase (a client attaching by pid
+// must be listening first).
 //
 // Runs a short, deterministic-in-shape set of GC scenarios while an EventListener records
 // every Microsoft-Windows-DotNETRuntime event it is given as one JSON object per line.
@@ -31,27 +38,53 @@ static class Program
 
     static int Main(string[] args)
     {
-        if (args.Length < 1 || args.Length > 2)
+        if (args.Length < 1 || args.Length > 3)
         {
-            Console.Error.WriteLine("usage: GcWorkload OUT.jsonl [KEYWORDS_HEX]");
+            Console.Error.WriteLine("usage: GcWorkload OUT.jsonl [KEYWORDS_HEX [LEVEL]]");
             return 2;
         }
-        ulong keywords = args.Length == 2
+        ulong keywords = args.Length >= 2
             ? ulong.Parse(args[1].StartsWith("0x", StringComparison.OrdinalIgnoreCase) ? args[1][2..] : args[1],
                           NumberStyles.HexNumber, CultureInfo.InvariantCulture)
             : DefaultKeywords;
+        // The listener must ask for the level the trace session asks for, or it decodes
+        // events the file never had.
+        var level = args.Length == 3 ? (EventLevel)int.Parse(args[2], CultureInfo.InvariantCulture) : EventLevel.Verbose;
 
+        WaitForGo();
         long written;
-        using (var listener = new GcListener(args[0], keywords))
+        using (var listener = new GcListener(args[0], keywords, level))
         {
             Scenarios.Run(listener.Marker, listener.RequestHeapWalk);
             listener.Drain(TimeSpan.FromSeconds(5));
             written = listener.Count;
         }
-        Console.WriteLine(
-            $"runtime={Environment.Version} rid={RuntimeInformation.RuntimeIdentifier} server={GCSettings.IsServerGC} latency={GCSettings.LatencyMode} " +
-            $"gcs={GC.CollectionCount(0)}/{GC.CollectionCount(1)}/{GC.CollectionCount(2)} events={written}");
+        string summary =
+            $"runtime={Environment.Version} rid={Rid()} server={GCSettings.IsServerGC} latency={GCSettings.LatencyMode} " +
+            $"gcs={GC.CollectionCount(0)}/{GC.CollectionCount(1)}/{GC.CollectionCount(2)} events={written}";
+        Console.WriteLine(summary);
+        if (Environment.GetEnvironmentVariable("GCWORKLOAD_SUMMARY") is { Length: > 0 } path)
+            File.WriteAllText(path, summary + "\n");
         return 0;
+    }
+
+    static void WaitForGo()
+    {
+        if (Environment.GetEnvironmentVariable("GCWORKLOAD_GO") is not { Length: > 0 } go) return;
+        var deadline = DateTime.UtcNow.AddSeconds(30);
+        while (!File.Exists(go) && DateTime.UtcNow < deadline) Thread.Sleep(50);
+    }
+
+    static string Rid()
+    {
+#if NET5_0_OR_GREATER
+        return RuntimeInformation.RuntimeIdentifier;
+#else
+        // 3.1 has no RuntimeIdentifier property; the workload is only published for linux-x64.
+        string os = RuntimeInformation.IsOSPlatform(OSPlatform.Linux) ? "linux"
+            : RuntimeInformation.IsOSPlatform(OSPlatform.Windows) ? "win" : "osx";
+        return os + "-" + RuntimeInformation.ProcessArchitecture.ToString().ToLowerInvariant();
+#endif
     }
 }
 
@@ -74,12 +107,14 @@ sealed class GcListener : EventListener
     FileStream? _out;
     EventSource? _runtime;
     readonly ulong _keywords;
+    readonly EventLevel _level;
     long _count;
     long _drainCount = long.MaxValue;
 
-    public GcListener(string path, ulong keywords)
+    public GcListener(string path, ulong keywords, EventLevel level)
     {
         _keywords = keywords;
+        _level = level;
         _out = new FileStream(path, FileMode.Create, FileAccess.Write, FileShare.Read, 1 << 16);
         List<EventSource> early;
         lock (_lock) { early = new List<EventSource>(_pending); _pending.Clear(); }
@@ -102,13 +137,13 @@ sealed class GcListener : EventListener
     void Enable(EventSource s)
     {
         _runtime = s;
-        EnableEvents(s, EventLevel.Verbose, (EventKeywords)(_keywords & ~GCHeapCollectKeyword));
+        EnableEvents(s, _level, (EventKeywords)(_keywords & ~GCHeapCollectKeyword));
     }
 
     public void RequestHeapWalk()
     {
         if (_runtime != null && (_keywords & GCHeapCollectKeyword) != 0)
-            EnableEvents(_runtime, EventLevel.Verbose, (EventKeywords)_keywords);
+            EnableEvents(_runtime, _level, (EventKeywords)_keywords);
     }
 
     // Runtime events reach the listener through an EventPipe session polled by a dispatcher
@@ -211,7 +246,7 @@ sealed class GcListener : EventListener
             case char c: w.WriteStringValue(c.ToString()); break;
             case Guid g: w.WriteStringValue(g.ToString()); break;
             case DateTime dt: w.WriteStringValue(dt.ToString("o", CultureInfo.InvariantCulture)); break;
-            case byte[] bytes: w.WriteStringValue(Convert.ToHexString(bytes).ToLowerInvariant()); break;
+            case byte[] bytes: w.WriteStringValue(BitConverter.ToString(bytes).Replace("-", "").ToLowerInvariant()); break;
             case IEnumerable<KeyValuePair<string, object?>> dict:
                 w.WriteStartObject();
                 foreach (var kv in dict) { w.WritePropertyName(kv.Key); WriteValue(w, kv.Value); }

@@ -1,5 +1,7 @@
 // The GC scenarios. Each phase is there to make the runtime emit a particular family of
 // events (or field values); sizes are chosen to stay well under ten seconds in total.
+// APIs newer than .NET Core 3.1 are behind #if (pinned-object heap and GCKind: 5.0;
+// DependentHandle: 6.0; aggressive collections: 7.0); 3.1 runs the rest.
 
 using System;
 using System.Collections.Generic;
@@ -53,8 +55,12 @@ static class Scenarios
             if ((i & 1) == 0) loh.Add(a);
         }
 
+        mark("threads");
+        Threads();
+
         mark("poh");
         var poh = new List<byte[]>();
+#if NET5_0_OR_GREATER
         for (int i = 0; i < 200; i++)
         {
             var a = GC.AllocateArray<byte>(4000, pinned: true);
@@ -62,6 +68,7 @@ static class Scenarios
         }
         poh.Add(GC.AllocateArray<byte>(200_000, pinned: true));
         poh.Add(GC.AllocateUninitializedArray<byte>(150_000, pinned: true));
+#endif
 
         mark("induced-gen0");
         GC.Collect(0, GCCollectionMode.Forced, blocking: true, compacting: false);
@@ -119,10 +126,15 @@ static class Scenarios
         GC.Collect(1, GCCollectionMode.Forced, blocking: true);
         GCSettings.LatencyMode = GCLatencyMode.Batch;
         GC.Collect(1, GCCollectionMode.Forced, blocking: true);
+        // LowLatency is a workstation mode; server GC ignores the request.
+        GCSettings.LatencyMode = GCLatencyMode.LowLatency;
+        for (int i = 0; i < 200_000; i++) s_sink = new Small { A = i };
         GCSettings.LatencyMode = old;
 
+#if NET7_0_OR_GREATER
         mark("aggressive");
         GC.Collect(2, GCCollectionMode.Aggressive, blocking: true, compacting: true);
+#endif
 
         // Precise allocated-bytes suspends the runtime for a reason other than GC, which shows
         // what GCSuspendEEBegin carries when no GC follows.
@@ -145,12 +157,20 @@ static class Scenarios
         GC.Collect(1, GCCollectionMode.Forced, blocking: true); // promote them toward gen2
         GC.Collect(1, GCCollectionMode.Forced, blocking: true);
 
+#if NET5_0_OR_GREATER
         long before = GC.GetGCMemoryInfo(GCKind.Background).Index;
+        Func<bool> done = () => GC.GetGCMemoryInfo(GCKind.Background).Index != before;
+#else
+        int before = GC.CollectionCount(2);
+        Func<bool> done = () => GC.CollectionCount(2) != before;
+#endif
         GC.Collect(2, GCCollectionMode.Forced, blocking: false);
-        var deadline = DateTime.UtcNow.AddSeconds(3);
+        // Without concurrent GC that collection was a blocking one and no background GC ever
+        // ends: the churn then only adds gen0 GCs, so it is kept short.
+        var deadline = DateTime.UtcNow.AddSeconds(1.5);
         var churn = new object?[1024];
         int n = 0;
-        while (GC.GetGCMemoryInfo(GCKind.Background).Index == before && DateTime.UtcNow < deadline)
+        while (!done() && DateTime.UtcNow < deadline)
         {
             for (int i = 0; i < 10_000; i++) churn[(n++) & 1023] = new Small { A = n };
         }
@@ -175,6 +195,33 @@ static class Scenarios
         GC.KeepAlive(old);
     }
 
+    // Allocation from several threads at once, as a server does: each thread keeps a share of
+    // what it allocates (so GCs promote), allocates a large array now and then, and holds a
+    // pinned handle across the GCs the others cause. Server GC spreads them over its heaps.
+    static void Threads()
+    {
+        var threads = new Thread[4];
+        for (int t = 0; t < threads.Length; t++)
+        {
+            int seed = t;
+            threads[t] = new Thread(() =>
+            {
+                var keep = new List<object>();
+                var pin = GCHandle.Alloc(new byte[1024], GCHandleType.Pinned);
+                for (int i = 0; i < 250_000; i++)
+                {
+                    object o = (i % 5000) == seed ? new byte[90_000] : new Small { A = i };
+                    if ((i & 7) == 0) keep.Add(o);
+                    if (keep.Count > 20_000) keep.RemoveRange(0, 10_000);
+                }
+                pin.Free();
+                GC.KeepAlive(keep);
+            });
+            threads[t].Start();
+        }
+        foreach (var th in threads) th.Join();
+    }
+
     static void Handles()
     {
         var target = new Small();
@@ -186,12 +233,16 @@ static class Scenarios
             GCHandle.Alloc(target, GCHandleType.WeakTrackResurrection),
             GCHandle.Alloc(pinnedTarget, GCHandleType.Pinned),
         };
+#if NET6_0_OR_GREATER
         var dependent = new DependentHandle(target, new Small());
+#endif
         var cwt = new ConditionalWeakTable<object, object>();
         cwt.Add(target, new Small());
         GC.Collect(0, GCCollectionMode.Forced, blocking: true);
         foreach (var h in handles) h.Free();
+#if NET6_0_OR_GREATER
         dependent.Dispose();
+#endif
         GC.KeepAlive(target);
         GC.KeepAlive(cwt);
     }
@@ -201,13 +252,17 @@ static class Scenarios
         var target = new Small();
         var strong = GCHandle.Alloc(target, GCHandleType.Normal);
         var pinned = GCHandle.Alloc(new byte[64], GCHandleType.Pinned);
+#if NET6_0_OR_GREATER
         var dependent = new DependentHandle(target, new Small());
+#endif
         var cwt = new ConditionalWeakTable<object, object>();
         cwt.Add(target, new Ünïcødé());
         heapWalk();
         strong.Free();
         pinned.Free();
+#if NET6_0_OR_GREATER
         dependent.Dispose();
+#endif
         GC.KeepAlive(target);
         GC.KeepAlive(cwt);
     }
