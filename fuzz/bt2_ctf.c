@@ -17,7 +17,12 @@
  *   -DFZ_STRUCTURED too, mutated by gcmutator as CTF); each trace is
  *   read by the command ($BT2CTF, default fuzz/bt2ctf) exec'd in the child;
  *   findings go to $BT2_FINDINGS (default ./bt2-findings) and never stop
- *   the fuzzer.
+ *   the fuzzer. A command that cannot be run stops it at once (exit 2):
+ *   otherwise every input would look like a trace babeltrace2 rejects.
+ *
+ * Each run is contained (contain.h): anything the child starts dies with
+ * it. -t and -m are checked: a finite number of seconds above 0, a whole
+ * number of MiB (0: no limit).
  */
 #include "config.h"
 
@@ -37,6 +42,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "contain.h"
 #include "gcm_tar.h"
 
 enum verdict { V_ACCEPT, V_REJECT, V_CRASH, V_TIMEOUT, V_MEMORY };
@@ -129,14 +135,6 @@ out:
 
 /* --- the fork, the limits, the verdict ---------------------------------------------- */
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* Exit statuses the child uses to tell the parent what happened. */
 enum { CHILD_ACCEPT = 0, CHILD_REJECT = 1, CHILD_NOMEM = 3 };
 
@@ -148,14 +146,14 @@ enum { CHILD_ACCEPT = 0, CHILD_REJECT = 1, CHILD_NOMEM = 3 };
 static enum verdict run_forked(const char *dir, double timeout, unsigned long mem_mb,
                                const char *exec_path, char *detail, size_t dlen)
 {
-	double t0 = now();
+	struct fz_contain run;
+	struct fz_contain_result res;
 	int status = 0, timed_out = 0;
 	FILE *err = tmpfile(); /* the child's stderr: tells a refused allocation */
 	char text[4096] = "";
-	pid_t pid, w;
+	pid_t pid;
 
-	fflush(NULL);
-	pid = fork();
+	pid = fz_contain_start(&run);
 	if (pid < 0) {
 		snprintf(detail, dlen, "fork failed");
 		return V_REJECT;
@@ -174,21 +172,18 @@ static enum verdict run_forked(const char *dir, double timeout, unsigned long me
 			dup2(fileno(err), 2);
 		if (exec_path) {
 			execl(exec_path, "bt2ctf", "-x", dir, (char *)NULL);
+			fz_contain_exec_failed(errno);
 			_exit(127);
 		}
 		_exit(read_trace(dir, &events) == 0 ? CHILD_ACCEPT : CHILD_REJECT);
 	}
-	for (;;) {
-		w = waitpid(pid, &status, WNOHANG);
-		if (w == pid)
-			break;
-		if (w < 0 && errno != EINTR)
-			break;
-		if (!timed_out && now() - t0 > timeout) {
-			kill(pid, SIGKILL);
-			timed_out = 1;
-		}
-		usleep(2000);
+	fz_contain_wait(&run, timeout, &res);
+	status = res.status;
+	timed_out = res.timed_out;
+	if (res.exec_errno) {
+		fprintf(stderr, "bt2ctf: cannot run %s: %s (set BT2CTF to the bt2ctf command)\n",
+		        exec_path ? exec_path : "bt2ctf", strerror(res.exec_errno));
+		exit(2);
 	}
 	if (err) {
 		size_t k;
@@ -247,11 +242,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	enum verdict v;
 	uint64_t h = 1469598103934665603ull;
 
+	const char *cmd = getenv("BT2CTF") ? getenv("BT2CTF") : "fuzz/bt2ctf";
+	static int checked;
+
+	if (!checked) {
+		/* A command that is not there would make every input a reject. */
+		if (access(cmd, X_OK) != 0) {
+			fprintf(stderr, "bt2ctf: cannot run %s: %s (set BT2CTF to the bt2ctf command)\n", cmd,
+			        strerror(errno));
+			exit(2);
+		}
+		checked = 1;
+	}
 	if (!mkdtemp(dir))
 		return 0;
 	if (gcm_tar_unpack(data, size, dir) > 0) {
-		v = run_forked(dir, 10.0, 1024, getenv("BT2CTF") ? getenv("BT2CTF") : "fuzz/bt2ctf",
-		               detail, sizeof detail);
+		v = run_forked(dir, 10.0, 1024, cmd, detail, sizeof detail);
 		if (v >= V_CRASH) {
 			for (size_t i = 0; i < size; i++)
 				h = (h ^ data[i]) * 1099511628211ull;
@@ -301,8 +307,28 @@ int main(int argc, char **argv)
 
 			return read_trace(optarg, &events) == 0 ? CHILD_ACCEPT : CHILD_REJECT;
 		}
-		case 't': timeout = atof(optarg); break;
-		case 'm': mem = strtoul(optarg, NULL, 0); break;
+		case 't': {
+			char *end;
+
+			errno = 0;
+			timeout = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(timeout > 0) || timeout > 86400) {
+				fprintf(stderr, "bt2ctf: -t wants seconds above 0 and up to 86400, not '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		}
+		case 'm': {
+			char *end;
+
+			errno = 0;
+			if (*optarg < '0' || *optarg > '9' || ((mem = strtoul(optarg, &end, 0)), errno) || *end ||
+			    mem > (1ul << 30)) {
+				fprintf(stderr, "bt2ctf: -m wants a whole number of MiB, not '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		}
 		case 'o': findings = optarg; break;
 		default:
 			fprintf(stderr, "usage: bt2ctf [-t SECS] [-m MB] [-o FINDINGS] TRACE-DIR|TRACE.tar...\n");

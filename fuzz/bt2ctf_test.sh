@@ -46,5 +46,11 @@ else
 	n=$((n + 1))
 	echo "ok $n # SKIP no recorded findings for babeltrace2 ${version:-(not found)}"
 fi
+# Malformed limits are refused, not taken as no limit.
+for bad in "-t nan" "-t inf" "-t 0" "-t 2s" "-m abc" "-m -1" "-m 1G"; do
+	"$x" $bad "$tmp/ok" >/dev/null 2>&1; rc=$?
+	[ $rc = 2 ]
+	ok $? "bt2ctf $bad is bad usage (exit $rc)"
+done
 echo "1..$n"
 exit $fail

@@ -22,7 +22,13 @@
  * signal, or a --crash-exit status), timeout (killed at the time limit). One
  * line per input: verdict, milliseconds, peak RSS in KiB, exit detail, name;
  * then "N accept, N reject, N crash, N timeout". Exit status: 0, or 1 when
- * any crash or timeout was seen, 2 on bad usage.
+ * any crash or timeout was seen, 2 on bad usage or when the command cannot
+ * be run at all (not found, not executable: that is no verdict).
+ *
+ * Each run is contained (contain.h): whatever the decoder starts, in its
+ * process group or not (setsid), is killed when the run ends, in time or
+ * not. Limits are checked: a timeout is a finite number of seconds above 0,
+ * a memory limit a whole number of MiB (0: none).
  *
  * Mutants are written to a temporary directory (removed at the end) under
  * names that keep the container's usual suffix, since some decoders look at
@@ -45,6 +51,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "contain.h"
 #include "gcmutator.h"
 
 enum verdict { V_ACCEPT, V_REJECT, V_CRASH, V_TIMEOUT };
@@ -123,9 +130,11 @@ static enum verdict run_one(const struct opts *o, const char *path, const char *
 {
 	char **argv = argv_for(o->cmd, path);
 	double t0 = now();
+	struct fz_contain run;
+	struct fz_contain_result res;
 	struct rusage ru;
 	int status = 0, timed_out = 0;
-	pid_t pid, w;
+	pid_t pid;
 	enum verdict v;
 	char detail[64];
 
@@ -133,8 +142,7 @@ static enum verdict run_one(const struct opts *o, const char *path, const char *
 		fprintf(stderr, "gcextrun: out of memory\n");
 		exit(2);
 	}
-	fflush(NULL);
-	pid = fork();
+	pid = fz_contain_start(&run);
 	if (pid < 0) {
 		fprintf(stderr, "gcextrun: fork: %s\n", strerror(errno));
 		exit(2);
@@ -160,24 +168,21 @@ static enum verdict run_one(const struct opts *o, const char *path, const char *
 		}
 		setpgid(0, 0);
 		execvp(argv[0], argv);
+		fz_contain_exec_failed(errno);
 		_exit(127);
 	}
-	setpgid(pid, pid);
-	for (;;) {
-		w = wait4(pid, &status, WNOHANG, &ru);
-		if (w == pid)
-			break;
-		if (w < 0 && errno != EINTR) {
-			fprintf(stderr, "gcextrun: wait: %s\n", strerror(errno));
-			exit(2);
-		}
-		if (!timed_out && now() - t0 > o->timeout) {
-			/* The whole process group: decoders may fork helpers. */
-			kill(-pid, SIGKILL);
-			timed_out = 1;
-		}
-		usleep(2000);
+	if (fz_contain_wait(&run, o->timeout, &res) < 0) {
+		fprintf(stderr, "gcextrun: wait: %s\n", strerror(errno));
+		exit(2);
 	}
+	if (res.exec_errno) {
+		/* No verdict: every input would be a "reject". */
+		fprintf(stderr, "gcextrun: cannot run %s: %s\n", argv[0], strerror(res.exec_errno));
+		exit(2);
+	}
+	status = res.status;
+	timed_out = res.timed_out;
+	ru = res.ru;
 	free(argv);
 	if (timed_out) {
 		v = V_TIMEOUT;
@@ -240,6 +245,35 @@ static int run_path(const struct opts *o, const char *path, char ***list, size_t
 	*list = realloc(*list, (*n + 1) * sizeof **list);
 	(*list)[(*n)++] = strdup(path);
 	return 0;
+}
+
+/* Option values, refused unless whole and in range: a limit that does not
+ * parse must not silently become no limit. */
+static unsigned long parse_count(const char *s, const char *what, unsigned long max)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	if (*s < '0' || *s > '9' || ((v = strtoul(s, &end, 0)), errno) || *end || v > max) {
+		fprintf(stderr, "gcextrun: %s wants a whole number up to %lu, not '%s'\n", what, max, s);
+		exit(2);
+	}
+	return v;
+}
+
+static double parse_seconds(const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v > 0) || v > 86400) {
+		fprintf(stderr, "gcextrun: -t wants seconds above 0 and up to 86400, not '%s'\n", s);
+		exit(2);
+	}
+	return v;
 }
 
 static unsigned parse_formats(const char *s)
@@ -306,19 +340,19 @@ int main(int argc, char **argv)
 			if (ninputs < 256)
 				inputs[ninputs++] = optarg;
 			break;
-		case 'n': nmut = (unsigned)strtoul(optarg, NULL, 0); break;
+		case 'n': nmut = (unsigned)parse_count(optarg, "-n", 100000000); break;
 		case 'F':
 			if (!(formats = parse_formats(optarg))) {
 				fprintf(stderr, "gcextrun: unknown format in '%s'\n", optarg);
 				return 2;
 			}
 			break;
-		case 's': seed = (unsigned)strtoul(optarg, NULL, 0); break;
-		case 't': o.timeout = atof(optarg); break;
-		case 'm': o.memory_mb = strtoul(optarg, NULL, 0); break;
+		case 's': seed = (unsigned)parse_count(optarg, "-s", UINT32_MAX); break;
+		case 't': o.timeout = parse_seconds(optarg); break;
+		case 'm': o.memory_mb = parse_count(optarg, "-m", 1ul << 30); break;
 		case 'c':
 			if (o.ncrash_exit < 16)
-				o.crash_exit[o.ncrash_exit++] = atoi(optarg);
+				o.crash_exit[o.ncrash_exit++] = (int)parse_count(optarg, "-c", 255);
 			break;
 		case 'o': o.findings = optarg; break;
 		case 'q': o.quiet = 1; break;
@@ -343,6 +377,23 @@ int main(int argc, char **argv)
 		size_t cap = 1 << 20;
 		uint8_t *buf = malloc(cap);
 
+		/* Room for the largest input to grow to twice its size. */
+		for (size_t i = 0; buf && i < ndone; i++) {
+			struct stat st;
+
+			if (stat(done[i], &st) == 0 && (uint64_t)st.st_size > cap / 2) {
+				uint8_t *bigger;
+
+				if ((uint64_t)st.st_size > (1ull << 30)) {
+					fprintf(stderr, "gcextrun: %s: over 1 GiB, too large to mutate\n", done[i]);
+					return 2;
+				}
+				cap = (size_t)st.st_size * 2 + (64u << 10);
+				if (!(bigger = realloc(buf, cap)))
+					free(buf);
+				buf = bigger;
+			}
+		}
 		if (!buf || !mkdtemp(dir)) {
 			fprintf(stderr, "gcextrun: cannot make a temporary directory\n");
 			return 2;
@@ -357,9 +408,10 @@ int main(int argc, char **argv)
 
 				if (in && len <= cap / 2) {
 					memcpy(buf, in, len);
-					len = gcm_mutate(buf, len, cap / 2, seed + k, formats);
+					len = gcm_mutate(buf, len, cap, seed + k, formats);
 				} else {
-					len = 0;
+					fprintf(stderr, "gcextrun: cannot read %s\n", done[k % ndone]);
+					return 2;
 				}
 				free(in);
 			} else {

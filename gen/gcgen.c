@@ -14,7 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <libgen.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -37,6 +39,18 @@ static void usage_error(const char *fmt, const char *arg)
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, "\nTry '%s --help' for more information.\n", progname);
 	exit(2);
+}
+
+/* What --help, --version and the lists printed: exit 1 when it could not
+ * all be written (a full disk, a closed pipe), else 0. */
+static int stdout_status(void)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "%s: standard output: cannot write: %s\n", progname,
+			strerror(errno ? errno : EIO));
+		return 1;
+	}
+	return 0;
 }
 
 static void help(void)
@@ -95,21 +109,88 @@ static void help(void)
 	for (unsigned i = 0; gen_writer_formats[i]; i++)
 		printf("  %-12s %s%s\n", gen_writer_formats[i]->format,
 		       gen_writer_formats[i]->begin_dir ? "(dir) " : "", gen_writer_formats[i]->description);
-	exit(0);
+	exit(stdout_status());
 }
 
-static uint64_t parse_u64(const char *s, const char *what)
+/* A number from min to max, checked before any narrowing (4294967297
+ * must not become 1). */
+static uint64_t parse_num(const char *s, const char *what, uint64_t min, uint64_t max)
 {
 	char *end;
 	unsigned long long v;
 
 	errno = 0;
-	if (!*s || *s == '-')
+	if (!*s || *s == '-' || *s == '+' || *s == ' ' || *s == '\t')
 		usage_error("invalid number for %s", what);
 	v = strtoull(s, &end, 0);
 	if (errno || *end)
 		usage_error("invalid number for %s", what);
+	if (v < min || v > max) {
+		char msg[128];
+
+		snprintf(msg, sizeof msg, "%s must be %" PRIu64 " to %" PRIu64 ", not '%%s'", what, min, max);
+		usage_error(msg, s);
+	}
 	return v;
+}
+
+static uint64_t parse_u64(const char *s, const char *what)
+{
+	return parse_num(s, what, 0, UINT64_MAX);
+}
+
+/* --shard I/N: two plain numbers, 0 <= I < N. */
+static void parse_shard(const char *s, uint64_t *i, uint64_t *n)
+{
+	const char *slash = strchr(s, '/');
+	char first[32];
+
+	if (!slash || (size_t)(slash - s) >= sizeof first)
+		usage_error("--shard wants I/N with 0 <= I < N, not '%s'", s);
+	memcpy(first, s, (size_t)(slash - s));
+	first[slash - s] = 0;
+	*i = parse_num(first, "--shard's I", 0, UINT64_MAX - 1);
+	*n = parse_num(slash + 1, "--shard's N", 1, UINT64_MAX);
+	if (*i >= *n)
+		usage_error("--shard wants I/N with 0 <= I < N, not '%s'", s);
+}
+
+/* 1 when two output names are the same file: the same name, both standard
+ * output, or names of one existing file (a second writer would clobber the
+ * first one's output). */
+static int same_output(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	int a_out = !a || strcmp(a, "-") == 0, b_out = !b || strcmp(b, "-") == 0;
+
+	if (a_out || b_out)
+		return a_out && b_out;
+	if (strcmp(a, b) == 0)
+		return 1;
+	if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	/* Neither exists yet: the same directory entry under two spellings. */
+	{
+		char *ra = realpath(a, NULL), *rb = realpath(b, NULL);
+		int same = 0;
+
+		if (!ra && !rb) {
+			char *da = strdup(a), *db = strdup(b);
+			char *pa = da ? realpath(dirname(da), NULL) : NULL;
+			char *pb = db ? realpath(dirname(db), NULL) : NULL;
+			const char *ba = strrchr(a, '/') ? strrchr(a, '/') + 1 : a;
+			const char *bb = strrchr(b, '/') ? strrchr(b, '/') + 1 : b;
+
+			same = pa && pb && strcmp(pa, pb) == 0 && strcmp(ba, bb) == 0;
+			free(pa);
+			free(pb);
+			free(da);
+			free(db);
+		}
+		free(ra);
+		free(rb);
+		return same;
+	}
 }
 
 struct progress {
@@ -271,8 +352,8 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "s:g:n:p:m:M:f:k:l:o:e:O:qhV", opts, NULL)) != -1) {
 		switch (c) {
 		case 's': seed = parse_u64(optarg, "--seed"); break;
-		case 'g': gcs = parse_u64(optarg, "--gcs"); break;
-		case 'n': events = parse_u64(optarg, "--events"); break;
+		case 'g': gcs = parse_num(optarg, "--gcs", 1, UINT64_MAX); break;
+		case 'n': events = parse_num(optarg, "--events", 1, UINT64_MAX); break;
 		case 'p': profile_name = optarg; break;
 		case 'm':
 			if (strcmp(optarg, "exhaustive") == 0)
@@ -281,14 +362,12 @@ int main(int argc, char **argv)
 				usage_error("unknown mode '%s' (realistic or exhaustive)", optarg);
 			break;
 		case OPT_HEAPS:
-			heaps = (unsigned)parse_u64(optarg, "--heaps");
-			if (heaps > 1024)
-				usage_error("%s: at most 1024 heaps", "--heaps");
+			heaps = (unsigned)parse_num(optarg, "--heaps", 0, 1024);
 			break;
 		case 'M': mutate = optarg; break;
 		case 'f': format = optarg; break;
 		case OPT_POINTER_SIZE:
-			psize = (unsigned)parse_u64(optarg, "--pointer-size");
+			psize = (unsigned)parse_num(optarg, "--pointer-size", 4, 8);
 			if (psize != 4 && psize != 8)
 				usage_error("pointer size must be 4 or 8, not '%s'", optarg);
 			break;
@@ -324,14 +403,10 @@ int main(int argc, char **argv)
 			break;
 		case 'k': keywords = parse_u64(optarg, "--keywords"); break;
 		case 'l':
-			level = (unsigned)parse_u64(optarg, "--level");
-			if (level > 255)
-				usage_error("level '%s' is above 255", optarg);
+			level = (unsigned)parse_num(optarg, "--level", 0, 255);
 			break;
 		case OPT_SHARD:
-			if (sscanf(optarg, "%" SCNu64 "/%" SCNu64, &shard_i, &shard_n) != 2 || shard_n == 0 ||
-			    shard_i >= shard_n)
-				usage_error("--shard wants I/N with 0 <= I < N, not '%s'", optarg);
+			parse_shard(optarg, &shard_i, &shard_n);
 			break;
 		case 'o': output = optarg; break;
 		case 'e': expect_path = optarg; break;
@@ -348,15 +423,17 @@ int main(int argc, char **argv)
 		case OPT_STATS: stats = 1; break;
 		case OPT_DROP_CACHE: drop_cache = 1; break;
 		case 'h': help(); break;
-		case 'V': printf("%s (%s) %s\n", progname, PACKAGE_NAME, PACKAGE_VERSION); return 0;
+		case 'V':
+			printf("%s (%s) %s\n", progname, PACKAGE_NAME, PACKAGE_VERSION);
+			return stdout_status();
 		case OPT_LIST_PROFILES:
 			for (unsigned i = 0; i < gen_nprofiles; i++)
 				printf("%-10s %s\n", gen_profiles[i].name, gen_profiles[i].description);
-			return 0;
+			return stdout_status();
 		case OPT_LIST_FORMATS:
 			for (unsigned i = 0; gen_writer_formats[i]; i++)
 				puts(gen_writer_formats[i]->format);
-			return 0;
+			return stdout_status();
 		case OPT_LIST_MUTATIONS:
 			list_muts = 1;
 			list_format = optarg;
@@ -374,7 +451,7 @@ int main(int argc, char **argv)
 		if (strcmp(list_format, "all") != 0 && !gen_writer_find(list_format))
 			usage_error("unknown format '%s' (see --help)", list_format);
 		list_mutations(strcmp(list_format, "all") == 0 ? NULL : list_format);
-		return 0;
+		return stdout_status();
 	}
 
 	if (full_metadata) {
@@ -398,8 +475,12 @@ int main(int argc, char **argv)
 	if (nt_given && strncmp(format, "nettrace", 8) != 0)
 		usage_error("--uncompressed-headers, --block-bytes, --sp-every and --metadata "
 			    "shape nettrace files, not --format %s", format);
-	if (ops->begin_dir && !output)
+	if (ops->begin_dir && (!output || strcmp(output, "-") == 0))
 		usage_error("format %s writes a directory: give -o DIR", format);
+	if ((expect_path && same_output(output, expect_path)) ||
+	    (values_path && same_output(output, values_path)) ||
+	    (expect_path && values_path && same_output(expect_path, values_path)))
+		usage_error("%s: the stream, --expect and --values need one file each", "-o");
 	if (mutate) {
 		if (strcmp(mutate, "all") == 0) {
 			for (unsigned i = 0; i < gen_nmutation_classes; i++)
@@ -461,10 +542,11 @@ int main(int argc, char **argv)
 		/* Independent seeds per shard, same for every batch system, and
 		 * each shard its share of the work, so that the shards together
 		 * do it once: GCs and events here, exhaustive items below. */
-		uint64_t st = seed ^ (shard_n << 32);
+		uint64_t st = (seed ^ (shard_n << 32)) + shard_i * 0x9E3779B97F4A7C15ull;
 
-		for (uint64_t i = 0; i <= shard_i; i++)
-			seed = gen_splitmix64(&st);
+		/* The (I+1)-th splitmix64 output, computed directly: splitmix64
+		 * adds its constant to the state before each output. */
+		seed = gen_splitmix64(&st);
 		empty = gcs / shard_n + (shard_i < gcs % shard_n) == 0 &&
 			events / shard_n + (shard_i < events % shard_n) == 0;
 		gcs = gcs / shard_n + (shard_i < gcs % shard_n);

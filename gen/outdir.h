@@ -7,9 +7,13 @@
  * half-written trace where the output should be. Putting it in place swaps
  * the new directory with an old trace atomically (renameat2 RENAME_EXCHANGE)
  * and then deletes the old one. An existing output is replaced only when it
- * is a regular file or a directory that holds nothing but regular files and
- * a `metadata` file (a trace gcgen wrote): anything else is left alone and
- * the run fails, so a mistyped -o never deletes a user's directory.
+ * is a regular file, an empty directory, or a trace gcgen wrote: nothing
+ * but regular files named metadata and channel0_N, the metadata's env
+ * naming the trace "gcgen" with a gcgen_seed. Anything else (a user's
+ * files beside a `metadata`, an LTTng trace, a link) is left alone and the
+ * run fails, so a mistyped -o never deletes a user's directory. The files
+ * and the directory are synced before the directory is put in place, and
+ * a fatal signal removes the temporary directory (outfile.h).
  *
  * Ownership: gen_outdir_make returns a malloc'd path the caller frees.
  * Errors: -1 (or NULL) with a one-line message in err.

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -79,25 +80,57 @@ static void drop_behind(struct gen_outfile *o)
 }
 
 /*
- * Temporary files still being written, removed if a signal ends the run
- * (Ctrl-C, kill, or SIGPIPE when a reader of stdout or stderr goes away):
- * an interrupted run leaves nothing behind, not even its temporary file.
- * The handler only calls unlink and re-raises, which is async-signal-safe.
+ * Temporary files and directories still being written, removed if a signal
+ * ends the run (Ctrl-C, kill, or SIGPIPE when a reader of stdout or stderr
+ * goes away): an interrupted run leaves nothing behind, not even its
+ * temporary file. The handler only makes system calls (unlink; open,
+ * getdents64, unlinkat and rmdir for a directory, which holds only files
+ * gcgen made) and re-raises: async-signal-safe, unlike opendir/readdir.
  */
-#define MAX_PENDING 4
+#define MAX_PENDING 6
 static const char *volatile pending[MAX_PENDING];
+static volatile char pending_dir[MAX_PENDING];
 static const int fatal_signals[] = { SIGHUP, SIGINT, SIGPIPE, SIGTERM };
+
+static void remove_dir_now(const char *dir)
+{
+#ifdef SYS_getdents64
+	char buf[4096] __attribute__((aligned(8)));
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	long n;
+
+	if (fd < 0)
+		return;
+	while ((n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0)
+		for (long at = 0; at < n;) {
+			/* struct linux_dirent64: ino 8, off 8, reclen 2, type 1, name */
+			unsigned short reclen;
+			const char *name = buf + at + 19;
+
+			memcpy(&reclen, buf + at + 16, sizeof reclen);
+			if (!(name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2]))))
+				unlinkat(fd, name, 0);
+			at += reclen;
+		}
+	close(fd);
+#endif
+	rmdir(dir);
+}
 
 static void on_fatal_signal(int sig)
 {
 	for (unsigned i = 0; i < MAX_PENDING; i++)
-		if (pending[i])
-			unlink(pending[i]);
+		if (pending[i]) {
+			if (pending_dir[i])
+				remove_dir_now(pending[i]);
+			else
+				unlink(pending[i]);
+		}
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
 
-static void watch(const char *tmp)
+static void watch_kind(const char *tmp, int dir)
 {
 	static int installed;
 
@@ -118,9 +151,15 @@ static void watch(const char *tmp)
 	}
 	for (unsigned i = 0; i < MAX_PENDING; i++)
 		if (!pending[i]) {
+			pending_dir[i] = (char)dir;
 			pending[i] = tmp;
 			return;
 		}
+}
+
+static void watch(const char *tmp)
+{
+	watch_kind(tmp, 0);
 }
 
 static void unwatch(const char *tmp)
@@ -128,6 +167,16 @@ static void unwatch(const char *tmp)
 	for (unsigned i = 0; i < MAX_PENDING; i++)
 		if (pending[i] == tmp)
 			pending[i] = NULL;
+}
+
+void gen_outfile_watch_dir(const char *dir)
+{
+	watch_kind(dir, 1);
+}
+
+void gen_outfile_unwatch_dir(const char *dir)
+{
+	unwatch(dir);
 }
 
 static ssize_t cookie_write(void *cookie, const char *p, size_t n)
@@ -238,6 +287,20 @@ struct gen_outfile *gen_outfile_open(const char *path)
 	o->fd = -1;
 	if (!path || strcmp(path, "-") == 0) {
 		o->fd = STDOUT_FILENO;
+	} else if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		/* A link names the file to write: a device or FIFO is written in
+		 * place, a regular file replaced where it is (the link stays);
+		 * a link to nothing is refused (gcgen creates no file where a
+		 * link points unless told to write there). */
+		if (stat(path, &st) != 0)
+			goto fail;
+		if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+			if (!(o->path = strdup(path)) || (o->fd = open(path, O_WRONLY | O_CLOEXEC)) < 0)
+				goto fail;
+			o->own_fd = 1;
+		} else if (!(o->path = realpath(path, NULL)) || open_temp(o, o->path) < 0) {
+			goto fail;
+		}
 	} else if (!(o->path = strdup(path))) {
 		goto fail;
 	} else if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {

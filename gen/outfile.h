@@ -24,7 +24,10 @@
  *
  * A path that exists and is not a regular file (/dev/null, a FIFO, a
  * terminal) is written in place: renaming onto it would replace the
- * device with a file.
+ * device with a file. A symlink is never replaced: the file it names is
+ * (written in place when not a regular file, else replaced by a temporary
+ * file beside it, so -o /dev/stdout with stdout redirected to a file puts
+ * the stream in that file); a link that names nothing is refused.
  *
  * Ownership: gen_outfile_open returns an object the caller releases with
  * gen_outfile_close (which also closes the stream; do not fclose it).
@@ -42,7 +45,13 @@
 
 struct gen_outfile;
 
-/* path NULL or "-": stdout. */
+/* Remove the temporary directory dir (a directory of files gcgen made) if a
+ * fatal signal ends the run, as for temporary files; unwatch it before it
+ * is renamed or removed. dir must stay valid while watched. */
+void gen_outfile_watch_dir(const char *dir);
+void gen_outfile_unwatch_dir(const char *dir);
+
+/* path NULL or "-": stdout. A symlink is followed: see above. */
 struct gen_outfile *gen_outfile_open(const char *path);
 FILE *gen_outfile_stream(struct gen_outfile *o);
 /* Drop what is written past GEN_OUTFILE_KEEP_CACHED from the page cache

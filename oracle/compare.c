@@ -20,6 +20,7 @@
  * differences are held back until the diagnostics are known, because an
  * i_ case the decoder rejected is not compared event by event.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -975,6 +976,11 @@ int or_compare_main(int argc, char **argv)
 	if (print) {
 		print_case(&c);
 		rc = 0;
+		if (fflush(stdout) != 0 || ferror(stdout)) {
+			fprintf(stderr, "gcoracle compare: standard output: cannot write: %s\n",
+			        strerror(errno ? errno : EIO));
+			rc = 2;
+		}
 		goto out;
 	}
 	in = strcmp(argv[optind + 1], "-") == 0 ? stdin : fopen(argv[optind + 1], "r");

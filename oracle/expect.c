@@ -26,15 +26,17 @@ static const char *find_key(const char *line, const char *key)
 int or_expect_load(struct or_expect *x, const char *path)
 {
 	FILE *f = fopen(path, "r");
-	char line[1024];
-	size_t cap = 0, lineno = 0;
+	char *line = NULL;
+	size_t cap = 0, linecap = 0, lineno = 0;
 
 	memset(x, 0, sizeof *x);
 	if (!f) {
 		fprintf(stderr, "gcoracle: %s: cannot open expectations\n", path);
 		return -1;
 	}
-	while (fgets(line, sizeof line, f)) {
+	/* Lines of any length, read whole: a long one must not be split
+	 * into several (and the line numbers thrown off). */
+	while (getline(&line, &linecap, f) >= 0) {
 		const char *c, *e, *m, *o, *fl;
 		char code[16];
 		size_t k = 0;
@@ -49,6 +51,7 @@ int or_expect_load(struct or_expect *x, const char *path)
 			fprintf(stderr, "gcoracle: %s:%zu: not an expectation line\n",
 			        path, lineno);
 			fclose(f);
+			free(line);
 			return -1;
 		}
 		for (c++; *c && *c != '"' && k < sizeof code - 1; c++)
@@ -60,6 +63,7 @@ int or_expect_load(struct or_expect *x, const char *path)
 			n = realloc(x->want, cap * sizeof *n);
 			if (!n) {
 				fclose(f);
+				free(line);
 				return -1;
 			}
 			x->want = n;
@@ -89,11 +93,13 @@ int or_expect_load(struct or_expect *x, const char *path)
 			fprintf(stderr, "gcoracle: %s:%zu: unknown code %s\n", path,
 			        lineno, code);
 			fclose(f);
+			free(line);
 			return -1;
 		}
 		x->nwant++;
 	}
 	fclose(f);
+	free(line);
 	return 0;
 }
 

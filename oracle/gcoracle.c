@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 
 #include "config.h"
+#include <errno.h>
+#include <stdio.h>
 #include "compare.h"
 #include "expect.h"
 #include "output.h"
@@ -44,6 +46,18 @@ static void on_event(void *arg, struct or_ctx *ctx, const struct or_event *ev,
 		or_json_event(c->out, ev, dec);
 	else
 		or_cbor_event(c->cb, ev, dec);
+}
+
+/* What was printed could all be written (a full disk, a closed pipe): 0,
+ * else 2 after saying so. A result nobody could read is no result. */
+static int stdout_status(void)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "gcoracle: standard output: cannot write: %s\n",
+		        strerror(errno ? errno : EIO));
+		return 2;
+	}
+	return 0;
 }
 
 static void usage(FILE *f)
@@ -96,9 +110,9 @@ int main(int argc, char **argv)
 		case 'q': c.quiet = 1; break;
 		case 'e': expect_path = optarg; break;
 		case 'F': format = optarg; break;
-		case 'h': usage(stdout); return 0;
+		case 'h': usage(stdout); return stdout_status();
 		case 'V': printf("gcoracle (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
-			return 0;
+			return stdout_status();
 		default: usage(stderr); return 2;
 		}
 	}
@@ -174,5 +188,7 @@ int main(int argc, char **argv)
 		status = 1;
 	or_ctx_free(&ctx);
 	or_cbor_out_free(c.cb);
+	if (stdout_status() != 0)
+		status = 2;
 	return status;
 }

@@ -167,6 +167,24 @@ static void put_latin1(struct or_cbor_out *o, const uint8_t *s, size_t n)
 	o->len += len;
 }
 
+/* Text from the input (names, messages): UTF-8 as it is, other bytes as
+ * Latin-1 (or_utf8_next), as in JSON. */
+static void put_input_text(struct or_cbor_out *o, const char *s)
+{
+	size_t n = strlen(s), len = 0, k = 0;
+	uint8_t tmp[4];
+	unsigned char *at;
+
+	while (k < n)
+		len += or_utf8_put(or_utf8_next((const uint8_t *)s, n, &k), tmp);
+	PUT(o, cbor_encode_string_start(len, at_, 9));
+	if ((at = room(o, len)) == NULL)
+		return;
+	for (k = 0; k < n;)
+		at += or_utf8_put(or_utf8_next((const uint8_t *)s, n, &k), at);
+	o->len += len;
+}
+
 /* UTF-16LE as UTF-8, unpaired surrogates as U+FFFD. */
 static void put_utf16(struct or_cbor_out *o, const uint8_t *s, uint32_t n)
 {
@@ -332,7 +350,7 @@ static void value(struct or_cbor_out *o, const struct or_decoded *dec,
 	}
 }
 
-/* The provider's name as put_latin1 writes it, the same one event after
+/* The provider's name as put_input_text writes it, the same one event after
  * event: encoded again only when it changes. */
 static void put_provider(struct or_cbor_out *o, const char *pname)
 {
@@ -355,7 +373,7 @@ static void put_provider(struct or_cbor_out *o, const char *pname)
 				last = pname;
 		}
 	}
-	put_latin1(o, (const uint8_t *)(pname ? pname : ""), n);
+	put_input_text(o, pname ? pname : "");
 }
 
 void or_cbor_event(struct or_cbor_out *o, const struct or_event *ev,
@@ -409,10 +427,8 @@ void or_cbor_diag(struct or_cbor_out *o, const struct or_diag *d)
 	else
 		put_uint(o, d->event);
 	put_str(o, "offset"); put_uint(o, d->offset);
-	put_str(o, "name"); put_latin1(o, (const uint8_t *)(d->name ? d->name : ""),
-	                               d->name ? strlen(d->name) : 0);
-	put_str(o, "message"); put_latin1(o, (const uint8_t *)d->message,
-	                                  strlen(d->message));
+	put_str(o, "name"); put_input_text(o, d->name ? d->name : "");
+	put_str(o, "message"); put_input_text(o, d->message);
 	end_record(o, 0);
 }
 

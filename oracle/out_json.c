@@ -110,7 +110,7 @@ static void jw_hex(struct jw *w, uint64_t v, unsigned digits)
 	w->p = at + digits;
 }
 
-/* One code point of a JSON string, escaped as put_cp below escapes it. */
+/* One code point of a JSON string, escaped (quotes, backslash, controls, NEL, U+2028, U+2029). */
 static void jw_cp(struct jw *w, uint32_t cp)
 {
 	char *at = jw_room(w, 6);
@@ -144,6 +144,18 @@ static void jw_latin1(struct jw *w, const uint8_t *s, size_t n)
 			jw_cp(w, s[j++]);
 		i = j;
 	}
+	jw_char(w, '"');
+}
+
+/* Text from the input (names, messages): UTF-8 as it is, other bytes as
+ * Latin-1 (or_utf8_next), so valid UTF-8 is never encoded twice. */
+static void jw_input(struct jw *w, const char *s)
+{
+	size_t n = strlen(s), k = 0;
+
+	jw_char(w, '"');
+	while (k < n)
+		jw_cp(w, or_utf8_next((const uint8_t *)s, n, &k));
 	jw_char(w, '"');
 }
 
@@ -243,7 +255,7 @@ static void jw_provider(struct jw *w, const char *pname)
 			last_provider = pname;
 		}
 	}
-	jw_latin1(w, (const uint8_t *)(pname ? pname : ""), n);
+	jw_input(w, pname ? pname : "");
 }
 
 static void value(struct jw *w, const struct or_decoded *dec, unsigned i,
@@ -346,6 +358,19 @@ void or_json_string(FILE *out, const char *s, size_t n)
 	jw_flush(w);
 }
 
+/* Text from the input as a JSON string on out (rare records: flushed at once). */
+static void json_text(FILE *out, const char *s)
+{
+	struct jw *w = &jout;
+
+	if (w->out != out) {
+		jw_flush(w);
+		w->out = out;
+	}
+	jw_input(w, s);
+	jw_flush(w);
+}
+
 void or_json_event(FILE *out, const struct or_event *ev,
                    const struct or_decoded *dec)
 {
@@ -411,13 +436,13 @@ void or_json_diag(FILE *out, const struct or_diag *d)
 	fprintf(out, ",\"offset\":%" PRIu64, d->offset);
 	if (d->file) {
 		fputs(",\"file\":", out);
-		or_json_string(out, d->file, strlen(d->file));
+		json_text(out, d->file);
 		fprintf(out, ",\"file_offset\":%" PRIu64, d->file_offset);
 	}
 	fputs(",\"name\":", out);
-	or_json_string(out, d->name ? d->name : "", d->name ? strlen(d->name) : 0);
+	json_text(out, d->name ? d->name : "");
 	fputs(",\"message\":", out);
-	or_json_string(out, d->message, strlen(d->message));
+	json_text(out, d->message);
 	fputs("}\n", out);
 }
 
@@ -452,24 +477,45 @@ void or_json_summary(FILE *out, const struct or_ctx *ctx)
 	fputs("}}\n", out);
 }
 
+/* Text from the input, for a terminal: nothing in it may act on the
+ * terminal (escape sequences, a title, a bell), start a line of its own or
+ * reorder what is shown. C0 controls, DEL and bytes that are not UTF-8 are
+ * written \xNN; C1 controls and the bidirectional overrides \u{XXXX};
+ * every other character as it is. */
+static void text_put(FILE *out, const char *s)
+{
+	size_t n = strlen(s), k = 0;
+
+	while (k < n) {
+		size_t at = k;
+		uint32_t cp = or_utf8_next((const uint8_t *)s, n, &k);
+
+		if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && k - at == 1))
+			fprintf(out, "\\x%02X", (unsigned)(uint8_t)s[at]);
+		else if ((cp >= 0x80 && cp < 0xA0) || (cp >= 0x202A && cp <= 0x202E) ||
+		         (cp >= 0x2066 && cp <= 0x2069))
+			fprintf(out, "\\u{%04X}", (unsigned)cp);
+		else
+			fwrite(s + at, 1, k - at, out);
+	}
+}
+
 void or_text_diag(FILE *out, const struct or_diag *d)
 {
-	if (d->file && d->event == OR_NO_EVENT)
-		fprintf(out, "%s %s: %s byte %" PRIu64 ": %s\n",
-		        or_diag_code(d->code), or_severity_name(d->severity),
-		        d->file, d->file_offset, d->message);
-	else if (d->file)
-		fprintf(out, "%s %s: event %" PRIu64 " (%s) at %s byte %" PRIu64 ": %s\n",
-		        or_diag_code(d->code), or_severity_name(d->severity),
-		        d->event, d->name ? d->name : "-", d->file, d->file_offset, d->message);
-	else if (d->event == OR_NO_EVENT)
-		fprintf(out, "%s %s: byte %" PRIu64 ": %s\n",
-		        or_diag_code(d->code), or_severity_name(d->severity),
-		        d->offset, d->message);
-	else
-		fprintf(out, "%s %s: event %" PRIu64 " (%s) at byte %" PRIu64 ": %s\n",
-		        or_diag_code(d->code), or_severity_name(d->severity),
-		        d->event, d->name ? d->name : "-", d->offset, d->message);
+	fprintf(out, "%s %s: ", or_diag_code(d->code), or_severity_name(d->severity));
+	if (d->event != OR_NO_EVENT) {
+		fprintf(out, "event %" PRIu64 " (", d->event);
+		text_put(out, d->name ? d->name : "-");
+		fputs(") at ", out);
+	}
+	if (d->file) {
+		text_put(out, d->file);
+		fprintf(out, " byte %" PRIu64 ": ", d->file_offset);
+	} else {
+		fprintf(out, "byte %" PRIu64 ": ", d->offset);
+	}
+	text_put(out, d->message);
+	fputc('\n', out);
 }
 
 void or_text_summary(FILE *out, const struct or_ctx *ctx)
@@ -489,8 +535,13 @@ void or_text_summary(FILE *out, const struct or_ctx *ctx)
 	        ctx->diag.by_severity[2], ctx->diag.by_severity[1],
 	        ctx->diag.by_severity[0]);
 	for (unsigned i = 0; i < GCSPEC_NDIAGS; i++)
-		if (ctx->diag.counts[i])
+		if (ctx->diag.counts[i]) {
+			/* The severity it counted as: --strict makes warnings errors. */
+			unsigned sev = gcspec_diags[i].severity;
+
+			if (ctx->diag.strict && sev == GCSPEC_WARNING)
+				sev = GCSPEC_ERROR;
 			fprintf(out, "  %s %-8s %-32s %" PRIu64 "\n", gcspec_diags[i].code,
-			        or_severity_name(gcspec_diags[i].severity),
-			        gcspec_diags[i].name, ctx->diag.counts[i]);
+			        or_severity_name(sev), gcspec_diags[i].name, ctx->diag.counts[i]);
+		}
 }

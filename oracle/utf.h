@@ -28,6 +28,41 @@ static inline uint32_t or_utf16_next(const uint8_t *s, uint32_t n, uint32_t *k)
 	return u;
 }
 
+/* Decode one code point of UTF-8 text from s[*k..n); advances *k. A byte
+ * that does not start a valid shortest-form sequence (overlong, surrogate,
+ * above U+10FFFF, cut short) is taken alone as U+00xx, Latin-1, so any
+ * bytes decode and valid UTF-8 is never encoded twice. Names and messages
+ * from the input (CTF metadata is UTF-8) are written through this. */
+static inline uint32_t or_utf8_next(const uint8_t *s, size_t n, size_t *k)
+{
+	uint32_t c = s[*k], cp, min;
+	size_t len, i;
+
+	if (c < 0x80)
+		len = 1, cp = c, min = 0;
+	else if ((c & 0xE0) == 0xC0)
+		len = 2, cp = c & 0x1F, min = 0x80;
+	else if ((c & 0xF0) == 0xE0)
+		len = 3, cp = c & 0x0F, min = 0x800;
+	else if ((c & 0xF8) == 0xF0)
+		len = 4, cp = c & 0x07, min = 0x10000;
+	else
+		len = 0, cp = 0, min = 0;
+	if (len > 1 && *k + len <= n) {
+		for (i = 1; i < len && (s[*k + i] & 0xC0) == 0x80; i++)
+			cp = cp << 6 | (s[*k + i] & 0x3F);
+		if (i == len && cp >= min && cp <= 0x10FFFF && (cp < 0xD800 || cp > 0xDFFF)) {
+			*k += len;
+			return cp;
+		}
+	} else if (len == 1) {
+		*k += 1;
+		return cp;
+	}
+	*k += 1;
+	return c;
+}
+
 /* Encode cp as UTF-8 into out (4 bytes room); returns the length. */
 static inline unsigned or_utf8_put(uint32_t cp, uint8_t *out)
 {

@@ -1,0 +1,50 @@
+/*
+ * contain.h - run a third-party decoder so that nothing it starts outlives
+ * it: the harnesses (gcextrun, bt2ctf) fork each run through here.
+ *
+ * A process group is not enough: a decoder's helper may call setsid (a new
+ * session and group) or simply be left running when the decoder exits in
+ * time. Where the kernel allows it (root, or user namespaces), each run
+ * gets a PID namespace of its own: a small init (PID 1 there) forks the
+ * decoder, waits for it, hands its status and resource usage to the
+ * caller through a pipe and exits, and the kernel then kills every other
+ * process in the namespace, setsid or not; a timeout kills the init, with
+ * the same effect. Elsewhere the caller becomes a child subreaper
+ * (PR_SET_CHILD_SUBREAPER): orphaned descendants are re-parented to it, and
+ * after each run every remaining child is killed and reaped until none is
+ * left. FZ_CONTAIN=subreaper in the environment forces the fallback (tests
+ * use it to hold both ways to the same promise).
+ *
+ * The decoder runs in the child fz_contain_start returns 0 in; that child
+ * must exec or _exit, never return. A failed exec is reported with
+ * fz_contain_exec_failed() just before _exit: the caller's wait then says
+ * the command could not be run, instead of taking it for a verdict.
+ */
+#ifndef FZ_CONTAIN_H
+#define FZ_CONTAIN_H
+
+#include <sys/resource.h>
+#include <sys/types.h>
+
+struct fz_contain {
+	pid_t pid;          /* the process the caller waits for and kills */
+	int fd;             /* read end: the init's report, the exec error */
+};
+
+struct fz_contain_result {
+	int status;         /* the decoder's wait status */
+	struct rusage ru;   /* its resource usage */
+	int timed_out;      /* killed at the time limit */
+	int exec_errno;     /* not 0: the command could not be run (errno) */
+};
+
+/* fork: in the parent the child's pid (> 0), in the decoder's process 0,
+ * -1 on failure. */
+pid_t fz_contain_start(struct fz_contain *c);
+/* In the decoder's process, after a failed exec: tell the caller why. */
+void fz_contain_exec_failed(int err);
+/* Wait for the run, killing it all after timeout seconds; then kill and
+ * reap anything it left. 0, or -1 when waiting failed. */
+int fz_contain_wait(struct fz_contain *c, double timeout, struct fz_contain_result *r);
+
+#endif
