@@ -1,10 +1,12 @@
 # Peer readers against gcgen's files (docs/peers.md): TraceEvent. Not part of
 # `make check` (it needs a NuGet restore and ~10 s): `make check-peers`, and
 # `make check-all` after `make check`. The test skips, saying why, without dotnet.
-PEER_TESTS = tests/peers/traceevent_peer.py
+PEER_TESTS = tests/peers/traceevent_peer.py tests/peers/traceevent_accept.sh
 EXTRA_DIST += $(PEER_TESTS) tests/peers/traceevent/TraceEventPeer.csproj \
-	tests/peers/traceevent/Program.cs docs/peers.md
-CLEANFILES += tests/peers/traceevent_peer.log tests/peers/traceevent_peer.trs
+	tests/peers/traceevent/Program.cs docs/peers.md \
+	examples/traceevent/TraceEventDecoder.csproj examples/traceevent/Program.cs
+CLEANFILES += tests/peers/traceevent_peer.log tests/peers/traceevent_peer.trs \
+	tests/peers/traceevent_accept.log tests/peers/traceevent_accept.trs
 
 # Through automake's TAP driver, so the .trs counts in check-all's closing line.
 check-peers: all
@@ -13,14 +15,20 @@ check-peers: all
 		--log-file tests/peers/traceevent_peer.log --trs-file tests/peers/traceevent_peer.trs \
 		--color-tests no --enable-hard-errors yes --expect-failure no -- \
 		$(PYTHON3) $(srcdir)/tests/peers/traceevent_peer.py
-	@! grep -q '^:test-result: \(FAIL\|ERROR\|XPASS\)' tests/peers/traceevent_peer.trs
+	@$(AM_TESTS_ENVIRONMENT) $(LOG_DRIVER) --test-name tests/peers/traceevent_accept.sh \
+		--log-file tests/peers/traceevent_accept.log --trs-file tests/peers/traceevent_accept.trs \
+		--color-tests no --enable-hard-errors yes --expect-failure no -- \
+		$(SHELL) $(srcdir)/tests/peers/traceevent_accept.sh
+	@! grep -q '^:test-result: \(FAIL\|ERROR\|XPASS\)' tests/peers/traceevent_peer.trs \
+		tests/peers/traceevent_accept.trs
 CHECK_ALL_EXTRA += check-peers
 .PHONY: check-peers
 
 clean-local: clean-local-peers
 clean-local-peers:
 	-rm -rf $(srcdir)/tests/peers/traceevent/bin $(srcdir)/tests/peers/traceevent/obj \
-		$(srcdir)/tests/peers/tecount/bin $(srcdir)/tests/peers/tecount/obj
+		$(srcdir)/tests/peers/tecount/bin $(srcdir)/tests/peers/tecount/obj \
+		$(srcdir)/examples/traceevent/bin $(srcdir)/examples/traceevent/obj
 .PHONY: clean-local-peers
 
 # make bench: gcoracle side by side with TraceEvent (nettrace), babeltrace2
