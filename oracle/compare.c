@@ -66,6 +66,7 @@ struct cmp {
 	const struct cv *events, *ediags;
 	struct decl d;
 	int json, quiet, all_events;
+	uint64_t max_shown;        /* differences printed (held: 4 times as many) */
 	FILE *out;
 	/* the decoder's output */
 	uint8_t *seen;             /* per expected event */
@@ -101,7 +102,7 @@ static void put(struct cmp *c, unsigned code, uint64_t event, const char *fmt, .
 	else
 		c->notes++;
 	or_report_to(&c->sink, code, event, 0, *name ? name : NULL, "%s", msg);
-	if (gcspec_diags[code].severity == GCSPEC_ERROR && c->differences > MAX_SHOWN)
+	if (gcspec_diags[code].severity == GCSPEC_ERROR && c->differences > c->max_shown)
 		return;
 	if (c->json) {
 		fputs("{\"type\":\"diag\",\"case\":", c->out);
@@ -140,7 +141,7 @@ static void hold(struct cmp *c, unsigned code, uint64_t event, const char *fmt, 
 		size_t cap = c->capheld ? c->capheld * 2 : 32;
 		struct held *h;
 
-		if (c->nheld >= 4 * MAX_SHOWN)
+		if (c->nheld >= 4 * c->max_shown)
 			return; /* enough to say why; the rest are counted */
 		if (!(h = realloc(c->held, cap * sizeof *h)))
 			return;
@@ -920,13 +921,15 @@ static void print_case(struct cmp *c)
 
 static void usage(FILE *f)
 {
-	fputs("usage: gcoracle compare [--json] [--quiet] [--all-events] [--corpus DIR] EXPECTED ACTUAL\n"
+	fputs("usage: gcoracle compare [--json] [--quiet] [--all-events] [--all-differences]\n"
+	      "                        [--corpus DIR] EXPECTED ACTUAL\n"
 	      "       gcoracle compare --print [--corpus DIR] EXPECTED\n"
 	      "Compare a decoder's JSON-lines output (ACTUAL, - for standard input) with a corpus\n"
 	      "case's expectation (corpus/expect/NAME.cbor); docs/using-the-corpus.md.\n"
 	      "  --json        differences as JSON lines, then a \"compare\" summary line\n"
 	      "  --quiet       print only differences and the summary\n"
 	      "  --all-events  every event, even after the decoder reported an error\n"
+	      "  --all-differences  print every difference (default: the first 40; all are counted)\n"
 	      "  --corpus DIR  the corpus root the case's events file is named from\n"
 	      "  --print       render the expectation as JSON lines (gcoracle --json's shape)\n"
 	      "Exit status: 0 the output matches, 1 differences, 2 unreadable input or bad usage.\n",
@@ -939,6 +942,7 @@ int or_compare_main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "all-events", no_argument, NULL, 'a' },
+		{ "all-differences", no_argument, NULL, 'D' },
 		{ "corpus", required_argument, NULL, 'c' },
 		{ "print", no_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
@@ -953,6 +957,7 @@ int or_compare_main(int argc, char **argv)
 	c.out = stdout;
 	c.d.checks = R_ALL;
 	c.d.codes = 1;
+	c.max_shown = MAX_SHOWN;
 	or_diag_init(&c.sink);
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -960,6 +965,7 @@ int or_compare_main(int argc, char **argv)
 		case 'j': c.json = 1; break;
 		case 'q': c.quiet = 1; break;
 		case 'a': c.all_events = 1; break;
+		case 'D': c.max_shown = UINT64_MAX / 8; break;
 		case 'c': root = optarg; break;
 		case 'p': print = 1; break;
 		case 'h': usage(stdout); return 0;

@@ -95,6 +95,21 @@ rc=$?
 if [ $rc -eq 2 ]; then echo "ok $n - a file that is not an expectation: exit status 2"
 else echo "not ok $n - a file that is not an expectation: exit status $rc, not 2"; fail=1; fi
 
+# Every ClrInstanceID wrong: far more than the 40 differences printed by default;
+# all are counted either way, and --all-differences prints each one.
+sed 's/"ClrInstanceID":8/"ClrInstanceID":9/' "$work/$Y" >"$work/in"
+"$oracle" compare --json "$corpus/expect/$Y.cbor" "$work/in" >"$work/some" 2>&1
+"$oracle" compare --json --all-differences "$corpus/expect/$Y.cbor" "$work/in" >"$work/all" 2>&1
+shown=$(grep -c '"code":"GC-K004"' "$work/some")
+every=$(grep -c '"code":"GC-K004"' "$work/all")
+counted=$(sed -n 's/.*"differences":\([0-9]*\).*/\1/p' "$work/all")
+n=$((n + 1))
+if [ "$shown" -eq 40 ] && [ "$every" -gt 40 ] && [ "$every" -eq "$counted" ]; then
+	echo "ok $n - 40 differences printed by default, all $every with --all-differences"
+else
+	echo "not ok $n - printed $shown by default, $every with --all-differences, $counted counted"; fail=1
+fi
+
 # Every GC-K code of the catalogue was raised above.
 n=$((n + 1))
 missing=""
