@@ -58,7 +58,11 @@ TRUNCATIONS = (("GC-N003", "truncated_inside_block"),)
 
 NETTRACE_VARIANTS = (
     ("uncompressed_headers", ["-O", "uncompressed=1"],
-     "event headers written uncompressed: legal in the format, never written by the runtime"),
+     "event headers written uncompressed: legal in the format, never written by the runtime; "
+     "in V4/V5 each uncompressed blob, in a MetadataBlock as in an EventBlock, ends with zero "
+     "padding to a 4-byte file offset (NetTrace V5, 'Uncompressed events'; the runtime's own "
+     "uncompressed writer, ep-block.c, pads the same way and counts it in EventSize), which "
+     "TraceEvent does not skip in MetadataBlocks (it rejects the V5 case: docs/peer-table.md)"),
     ("small_blocks_many_sequence_points", ["-O", "block-bytes=600", "-O", "sp-every=1"],
      "many small EventBlocks with a sequence point after each: stacks and sequence numbers restart often"),
     ("metadata_upfront", ["-O", "metadata-upfront=1"],
@@ -145,6 +149,9 @@ ALLOWED = {
     "unknown-object":
         "skip the block of an unknown kind, as the format says a reader should (GC-N009 note), "
         "or refuse",
+    "bad-padding":
+        "read on, the padding being unread (TraceEvent does), optionally warning (GC-N007), "
+        "or refuse the file",
     "data-after-end":
         "stop at the end-of-stream marker and ignore what follows, optionally warning "
         "(GC-N021), or refuse the file",
@@ -153,8 +160,36 @@ ALLOWED = {
 # expectation lists the events. Other container faults lose or garble
 # events in ways a reader may handle differently; only their diagnostics are
 # expected.
-EVENTS_INTACT = {"sequence-gap", "version-minor", "data-after-end"}
+EVENTS_INTACT = {"sequence-gap", "version-minor", "data-after-end", "bad-padding"}
 EVENTS_INTACT_V6 = {"unknown-object"}
+# Why a disputed fault class has the class it has, with the evidence
+# (docs/peer-table.md, "Settled cases"); appended to the case's description.
+WHY = {
+    ("unknown-object", "n"):
+        "n_: NetTrace V5 lets a writer add an object type only if its fields are all tagged, "
+        "so that old readers can skip it ('Versioning the Format', 'Forward compatibility'); "
+        "this object carries a block's untagged body under a type name no version defines, "
+        "which no reader can skip (TraceEvent refuses it: 'Unrecognized FastSerialization "
+        "object type'). V6 blocks carry their length, and V6 tells readers to skip unknown "
+        "kinds: there the case is i_",
+    ("bad-padding", "i"):
+        "i_: NetTrace V5 calls it zero padding and the runtime writes zeros, but no field "
+        "is read from it and the format's own reader, TraceEvent, skips it unread; V6 drops "
+        "the padding ('Simplify the StreamHeader, Object header/footers, alignment and "
+        "versioning': it 'has no real perf benefit')",
+}
+
+# Fault classes whose seed picks between variants that real parsers fail
+# on differently: (stem, seed, what) adds a case at that seed beside the
+# class's own (seed 1). The peer table (docs/peer-table.md, history) shows
+# the bug each one exposes.
+EXTRA_SEEDS = {
+    # Seed 1 negates an EventBlock's BlockSize; seed 2 an object's type-name
+    # length, which TraceEvent before 3.2.6 passed to stackalloc (a stack
+    # overflow kills the process; microsoft/perfview#2444).
+    "negative-length": (("negative_type_name_length", 2,
+                         "the object type-name length (0xfffffff0)"),),
+}
 
 # Codes no corpus file raises, and why. The coverage check (gccorpus
 # coverage) fails unless this is exactly the set of catalogue codes that no
@@ -300,6 +335,10 @@ def plan(gcgen, available):
             cases.append(Case("%s_%s_%s" % (c.label, reach, name.replace("-", "_")),
                               None, c, extra, faults=[name], reaches=[reach], events=events,
                               description=desc))
+            for stem, seed, what in EXTRA_SEEDS.get(name, ()):
+                cases.append(Case("%s_%s_%s" % (c.label, reach, stem), None, c, extra,
+                                  faults=[name], reaches=[reach], events=events, seed=seed,
+                                  description=desc + ": " + what))
     return cases
 
 
@@ -364,6 +403,8 @@ def gcgen_case(gcgen, case, work, outdir, catalogue):
                                               "listed, or refuse it")
         if case.cls == "y":
             case.description += " (%s)" % ACCEPT[fault]
+        if (fault, case.cls) in WHY:
+            case.description += " (%s)" % WHY[(fault, case.cls)]
     final = os.path.join(outdir, "cases", case.name + c.ext)
     os.replace(data, final)
     reproduce = " ".join(["gcgen"] + args)

@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""The peer table's full run (`make peer-table`): every corpus case through
+every peer reader available here, each run isolated, into a results file.
+
+    peer_table_run.py [--only PEER-ID-PREFIX] [--cases SUBSTRING,...] OUT.json
+
+Peers (tests/peers/peers.py finds which are here): TraceEvent at every
+version built by tests/peers/build_peers.sh, `dotnet-trace convert` at every
+version installed by it, babeltrace2 2.x and babeltrace 1.x, each as its CLI
+(accept/reject only) and its Python bindings (decoded values). Each peer
+reads the cases of the containers it reads (nettrace, CTF); .etl is read by
+none here (docs/peer-table.md says why).
+
+Every run is a child process with a time limit (TIMEOUT seconds) and a
+memory limit: RLIMIT_AS for native readers, a GC heap hard limit for .NET
+(whose runtime reserves far more address space than it uses). Outcome:
+
+  accept    exit 0
+  reject    any other exit status (the reader said the file is bad)
+  crash     killed by a signal, or an exception that means a defect in the
+            reader (exit 70 from the .NET adapters: null dereference, index or
+            argument out of range, bad cast, overflow, access violation)
+  timeout   still running at the time limit (killed)
+  oom       out of memory: OutOfMemoryException (exit 71), MemoryError, or
+            an allocation failure under the limit
+
+For the value peers, on accepted y_ and i_ cases, `gcoracle compare
+--max 0` holds the output against the case's expectation; each
+difference is looked up in the peer's accepted-differences file
+(tests/peers/accepted/*.tsv): values agree, agree but for accepted
+differences, or differ (with the first difference that is not accepted).
+"""
+import json
+import os
+import resource
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import peers as peerlib  # noqa: E402
+
+TIMEOUT = 60
+MEMORY = 2 << 30
+
+
+def limit_memory():
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+    os.setsid()
+
+
+def run_one(peer, path, out_path):
+    """Run the peer over path, its stdout to out_path: (outcome, detail)."""
+    env = dict(os.environ, **peer.get("env", {}))
+    cmd = peer["argv"](path)
+    with open(out_path, "wb") as out, tempfile.TemporaryFile() as err:
+        p = subprocess.Popen(cmd, stdout=out, stderr=err, stdin=subprocess.DEVNULL, env=env,
+                             preexec_fn=limit_memory if peer.get("rlimit", True) else os.setsid)
+        try:
+            rc = p.wait(timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+            return "timeout", f"killed after {TIMEOUT} s"
+        err.seek(0)
+        tail = err.read()[-4000:].decode("utf-8", "replace")
+    memory_words = ("OutOfMemoryException", "MemoryError", "failed to allocate", "Cannot allocate memory",
+                    "std::bad_alloc", "out of memory")
+    first = next((ln.strip() for ln in tail.splitlines() if "Exception" in ln or "rror" in ln), "")
+    if rc < 0:
+        sig = signal.Signals(-rc).name
+        if any(w in tail for w in memory_words):
+            return "oom", f"{sig} on an allocation failure"
+        return "crash", sig + (f": {first}" if first else "")
+    if rc == 71 or (rc != 0 and any(w in tail for w in memory_words[:2])):
+        return "oom", first[:200]
+    if rc == 70:
+        return "crash", ("defect exception: " + first)[:200]
+    if rc == 0:
+        return "accept", ""
+    return "reject", first[:200]
+
+
+def compare(case, out_path, accepted, oracle, corpus):
+    p = subprocess.run([oracle, "compare", "--json", "--max", "0",
+                        os.path.join(corpus, case["expect"]), out_path],
+                       capture_output=True, text=True)
+    lines = [json.loads(ln) for ln in p.stdout.split("\n") if ln.strip()]
+    summary = next((d for d in lines if d.get("type") == "compare"), {})
+    diffs = [d for d in lines if d.get("type") == "diag" and d.get("severity") == "error"]
+    left = [d for d in diffs if not peerlib.is_accepted(accepted, d)]
+    res = {"compared": summary.get("events_compared", 0), "fields": summary.get("fields_compared", 0),
+           "differences": len(diffs), "unaccepted": len(left)}
+    if summary.get("result") == "skip":
+        res["values"] = "skip"
+    elif not diffs and summary.get("result") == "pass":
+        res["values"] = "agree"
+    elif not left:
+        res["values"] = "accepted"
+    else:
+        res["values"] = "differ"
+        d = left[0]
+        res["first"] = (f"{d['code']} event {d.get('event')} ({d.get('name')}): {d['message']}")[:240]
+    return res
+
+
+def main():
+    args = sys.argv[1:]
+    only = cases_filter = None
+    while args and args[0].startswith("--"):
+        if args[0] == "--only":
+            only = args[1]
+        elif args[0] == "--cases":
+            cases_filter = args[1]
+        args = args[2:]
+    out_file = args[0]
+    top = peerlib.top_srcdir()
+    build = peerlib.top_builddir()
+    corpus = os.path.join(top, "corpus")
+    oracle = os.path.join(build, "oracle", "gcoracle")
+    index = json.load(open(os.path.join(corpus, "index.json"), encoding="utf-8"))
+    cases = [c for c in index["cases"]
+             if not cases_filter or any(f in c["name"] for f in cases_filter.split(","))]
+    found, missing = peerlib.find_peers(top, build)
+    if only:
+        found = [p for p in found if p["id"].startswith(only)]
+    # A partial run (--only, --cases) updates the results file in place.
+    old = json.load(open(out_file, encoding="utf-8")) if os.path.exists(out_file) else {}
+    results = old.get("results", {})
+    t0 = time.time()
+    with tempfile.TemporaryDirectory() as tmp:
+        for peer in found:
+            accepted = peerlib.load_accepted(top, peer)
+            row = results.setdefault(peer["id"], {})
+            n = 0
+            for case in cases:
+                if case["container"] not in peer["containers"]:
+                    continue
+                out_path = os.path.join(tmp, "out.jsonl")
+                outcome, detail = run_one(peer, os.path.join(corpus, case["file"]), out_path)
+                r = {"outcome": outcome}
+                if detail:
+                    r["detail"] = detail
+                if peer["values"] and outcome == "accept" and case["class"] in "yi":
+                    if peer.get("post"):
+                        with open(out_path, "rb") as raw, open(out_path + ".c", "wb") as cooked:
+                            subprocess.run(peer["post"], stdin=raw, stdout=cooked, check=True)
+                        os.replace(out_path + ".c", out_path)
+                    r.update(compare(case, out_path, accepted, oracle, corpus))
+                row[case["name"]] = r
+                n += 1
+            print(f"peer-table: {peer['id']}: {n} cases ({time.time() - t0:.0f} s)", file=sys.stderr)
+    # Results of cases the corpus no longer has go (a partial run after `make corpus`).
+    for row in results.values():
+        for name in set(row) - {c["name"] for c in index["cases"]}:
+            del row[name]
+    doc = {
+        "about": "gcconform peer table: tests/peers/peer_table_run.py; rendered by peer_table_render.py",
+        "corpus_cases": [{"name": c["name"], "class": c["class"], "container": c["container"],
+                          "format": c["format"], "description": c.get("description", "")}
+                         for c in index["cases"]],
+        "peers": [{k: v for k, v in p.items() if k not in ("argv", "env", "post", "rlimit")}
+                  for p in peerlib.merge_peer_lists(old.get("peers", []), found)],
+        "missing": missing,
+        "timeout_s": TIMEOUT,
+        "memory_mib": MEMORY >> 20,
+        "results": results,
+    }
+    tmp_out = out_file + ".tmp"
+    with open(tmp_out, "w", encoding="utf-8") as f:
+        json.dump(doc, f, indent=1, sort_keys=True, ensure_ascii=False)
+        f.write("\n")
+    os.replace(tmp_out, out_file)
+
+
+if __name__ == "__main__":
+    main()
