@@ -526,6 +526,7 @@ static int record(struct etr_reader *r, struct or_event *ev)
 		ev->model_fields_len = 0;
 		ev->block = NULL;
 		ev->cls = 0;
+		ev->writer_thread = 0;
 		ev->provider = provider_of(r, p + 0x18);
 		/* A 32-bit runtime on 64-bit Windows writes EVENT_HEADER32: the
 		 * pointer size travels with the event (a merged file holds

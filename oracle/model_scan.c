@@ -225,6 +225,7 @@ int or_model_scan_event(const uint8_t *p, size_t n, struct or_model_provider *pr
 	ev->block = NULL;
 	ev->cls = 0;
 	ev->pointer_size = 0; /* one per stream: the header's */
+	ev->writer_thread = 0;
 	for (uint64_t k = 0; k < count; k++) {
 		int which;
 		size_t vp;
