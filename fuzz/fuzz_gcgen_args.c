@@ -16,6 +16,7 @@
  * becomes '_' (but in --shard's I/N, which names no file), so a fuzzed
  * "-o /etc/passwd" or "--output=../x" writes a file in it.
  */
+int gcgen_main(int argc, char **argv);
 #define main gcgen_main
 #include "../gen/gcgen.c"
 #undef main
