@@ -10,6 +10,7 @@ t=$(mktemp -d) || exit 1
 trap 'rm -rf "$t"' EXIT
 n=0
 ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
+skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
 # leftovers DIR: names of temporary files or directories gcgen left in DIR.
 leftovers() { ls -a "$1" | grep -E '\.(tmp|old)[A-Za-z0-9]{6}$'; }
 
@@ -37,6 +38,25 @@ if [ -w /dev/full ]; then
 	ok $? "--values /dev/full fails the run (1, got $r) and the trace is not put in place"
 else
 	echo "ok $((n + 1)) # SKIP no writable /dev/full"; n=$((n + 1))
+fi
+
+# --- durability: synced before the rename, the directory synced after it ---
+if command -v strace >/dev/null 2>&1 && strace -o /dev/null true 2>/dev/null; then
+	for fmt in cbor ctf; do
+		rm -rf "$t/dur"
+		strace -f -o "$t/trace.txt" -e trace=fsync,rename,renameat,renameat2 \
+			"$gcgen" -q -f $fmt --gcs 3 -o "$t/dur" -e "$t/dur.e"
+		# Each rename comes after an fsync and is followed by one (the
+		# directory's) before the next rename or the end.
+		grep -E 'fsync|rename' "$t/trace.txt" | awk '
+			/rename/ { if (!synced) bad = 1; synced = 0; renamed++; after = 0; next }
+			/fsync\(/ { synced = 1; if (renamed) after++ }
+			END { exit !(renamed == 2 && !bad && after > 0) }'
+		ok $? "-f $fmt: every output is synced before it is renamed into place, and its directory after"
+	done
+else
+	skip "no strace (Debian: strace)"
+	skip "no strace (Debian: strace)"
 fi
 
 # --- item 1: a directory that is not a trace gcgen wrote is never replaced ---
