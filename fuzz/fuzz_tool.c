@@ -188,6 +188,37 @@ static int dict(const char *h)
 		}
 		return 0;
 	}
+	if (strcmp(h, "compare") == 0) {
+		static const char *const words[] = { "\"type\":", "\"decoder\"", "\"event\"",
+			"\"diag\"", "\"error\"", "\"index\":", "\"name\":", "\"code\":", "\"codes\":true",
+			"\"formats\":", "\"fields\":{", "\"offset\":", "\"file\":", "\"event\":",
+			"\\u0000", "\\ud800", "true", "false", "null", "1e308", "-0", "gcconform-corpus-case",
+			"gcconform-corpus-events", "schema", "diagnostics", "events", "class", "format",
+			"container" };
+
+		for (unsigned i = 0; i < sizeof words / sizeof words[0]; i++)
+			text(words[i]);
+		for (unsigned i = 0; i < GCSPEC_NDIAGS; i += 4)
+			text(gcspec_diags[i].code);
+		for (unsigned i = 0; i < GCSPEC_NEVENTS; i += 8)
+			text(gcspec_events[i].symbol);
+		return 0;
+	}
+	if (strcmp(h, "gcgen_args") == 0) {
+		static const char *const words[] = { "--seed", "--gcs", "--events", "--profile",
+			"--list-profiles", "--mode", "exhaustive", "--heaps", "--mutate", "all",
+			"--list-mutations", "--format", "--list-formats", "--pointer-size", "--stacks",
+			"--keywords", "--level", "--shard", "--output", "--expect", "--values",
+			"--writer-option", "--coverage", "--stats", "--uncompressed-headers",
+			"--block-bytes", "--sp-every", "--metadata", "upfront", "--full-metadata",
+			"ctf", "etl", "nettrace-v5", "nettrace-v6", "18446744073709551615", "4294967297",
+			"0x", "1/4" };
+
+		for (unsigned i = 0; i < sizeof words / sizeof words[0]; i++)
+			text(words[i]);
+		entry("\0", 1);
+		return 0;
+	}
 	fprintf(stderr, "fuzz_tool: no dictionary for harness '%s'\n", h);
 	return 1;
 }

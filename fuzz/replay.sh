@@ -14,7 +14,10 @@ ok() {
 	n=$((n + 1))
 	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi
 }
-for h in model nettrace ctf etl decode; do
+# The compare harness finds corpus cases' events files here.
+GCCONFORM_CORPUS=$(cd "$s" && pwd)/corpus
+export GCCONFORM_CORPUS
+for h in model nettrace ctf etl decode compare gcgen_args; do
 	sh "$s/fuzz/seeds.sh" "$h" "$tmp/$h" "$b/gen/gcgen" "$b/fuzz/fuzz_tool" >"$tmp/$h.log" 2>&1
 	ok $? "seed corpus for $h generated ($(ls "$tmp/$h" 2>/dev/null | wc -l) files)"
 	dirs="$tmp/$h"

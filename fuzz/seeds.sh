@@ -83,6 +83,30 @@ example)
 	g v5 -f nettrace-v5 -g 2 -s 1
 	g v6 -f nettrace-v6 -g 2 -s 1 --stacks
 	;;
+compare)
+	# First byte even: a decoder's JSON lines against the harness's case;
+	# odd: a corpus case file (fuzz/fuzz_compare.c).
+	a() { name=$1; shift; { printf '\000'; printf "$@"; } > "$dir/$name"; }
+	a decl '{"type":"decoder","name":"d","codes":true,"formats":["cbor-model"]}\n'
+	a events '{"type":"event","index":0,"name":"GCStart_V2","id":1,"version":2,"timestamp":1000,"thread":7,"fields":{"Count":1,"Depth":0}}\n{"type":"event","index":1,"name":"GCEnd_V1","id":2,"version":1}\n'
+	a diags '{"type":"diag","code":"GC-S005","severity":"error","event":1,"offset":12,"name":"GCEnd_V1","message":"m"}\n{"type":"error","message":"x"}\n'
+	a escapes '{"type":"event","index":0,"name":"\\u00e9\\ud83d\\ude00\\n","fields":{"a":[1,2.5e3,-0,true,null,{"b":"c"}]}}\n'
+	for f in $(ls "$(dirname "$0")/../corpus/expect" | sed -n '1p;40p;80p;120p;160p;200p'); do
+		{ printf '\001'; cat "$(dirname "$0")/../corpus/expect/$f"; } > "$dir/case-$f"
+	done
+	;;
+gcgen_args)
+	# gcgen's arguments, NUL-separated (fuzz/fuzz_gcgen_args.c).
+	a() { name=$1; shift; printf -- "$@" > "$dir/$name"; }
+	a small '--gcs\0003\000-o\000out'
+	a ctf '-f\000ctf\000--gcs\0002\000-o\000trace\000-e\000exp'
+	a values '--gcs\0002\000--heaps\0004\000--values\000v\000-o\000o\000--stacks'
+	a shard '--shard\0001/3\000--gcs\0005\000-o\000s'
+	a mutate '--mutate\000drop-gcstart,duplicate-gcend\000--gcs\0004\000-o\000m\000-e\000e'
+	a nettrace '-f\000nettrace-v5\000--block-bytes\000512\000--sp-every\000end\000--metadata\000upfront\000-g\0002\000-o\000n'
+	a exhaustive '-m\000exhaustive\000-p\000netfx4\000--pointer-size\0004\000-o\000x'
+	a lists '--list-mutations=all'
+	;;
 *)
 	echo "seeds.sh: no seed recipe for harness '$h'" >&2
 	exit 1

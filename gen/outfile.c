@@ -241,6 +241,21 @@ static int cookie_close(void *cookie)
 	return 0;
 }
 
+/* fsync the directory path is in: the rename that put the file there is
+ * on disk too (gcgen(1) FILES). */
+static void sync_parent(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : NULL;
+	int fd = open(dir ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+	free(dir);
+}
+
 static void release(struct gen_outfile *o)
 {
 	unwatch(o->tmp);
@@ -380,6 +395,8 @@ int gen_outfile_close(struct gen_outfile *o, int ok, char *err, size_t errlen)
 	if (!what && ok && o->tmp && rename(o->tmp, o->path) != 0) {
 		what = "cannot rename into place";
 		e = errno;
+	} else if (!what && ok && o->tmp) {
+		sync_parent(o->path);
 	}
 	if (o->tmp && (what || !ok))
 		unlink(o->tmp);

@@ -33,7 +33,12 @@
 #include "diag.h"
 
 #define MAX_SHOWN 40          /* differences printed per case by default; all are counted */
-#define MAX_LINE (64u << 20)  /* longest decoder output line read */
+/* What a case can need bounds what is read: one event of at most 64 KiB
+ * of payload is a JSON line of about a MiB at worst (a byte per field,
+ * every field named); the largest corpus case file is about 300 KiB. A
+ * longer line or file is refused before it is built into a tree. */
+#define MAX_LINE (4u << 20)        /* longest decoder output line read */
+#define MAX_CASE_FILE (16u << 20)  /* largest case or events file read */
 
 enum reach { R_CONTAINER = 1, R_PAYLOAD = 2, R_VALUE = 4, R_STREAM = 8, R_UNKNOWN = 16,
 	     R_ALL = 31 };
@@ -254,7 +259,7 @@ static uint8_t *read_all(const char *path, size_t *len)
 		return NULL;
 	do {
 		if (n == cap) {
-			uint8_t *b = cap > (1u << 30) ? NULL : realloc(buf, cap = cap ? cap * 2 : 65536);
+			uint8_t *b = cap >= MAX_CASE_FILE ? NULL : realloc(buf, cap = cap ? cap * 2 : 65536);
 
 			if (!b) {
 				free(buf);

@@ -90,6 +90,26 @@ static int cmp_files(const void *a, const void *b)
 	return strcmp(((const struct cfile *)a)->name, ((const struct cfile *)b)->name);
 }
 
+/* 1 when path is a symbolic link whose target is outside the directory
+ * dir (real path rdir): such a file is not the trace's, and reading it
+ * would quote any file on the system in a diagnostic. A link inside the
+ * directory is read as the file it names. */
+static int links_outside(const char *path, const char *rdir)
+{
+	struct stat st;
+	char *target;
+	size_t n = strlen(rdir);
+	int out;
+
+	if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode))
+		return 0;
+	if (!rdir || !(target = realpath(path, NULL)))
+		return 1;
+	out = strncmp(target, rdir, n) != 0 || target[n] != '/';
+	free(target);
+	return out;
+}
+
 /* metadata first, then the other regular files by name. */
 static int list_files(struct ctfr_reader *r, const char *dir)
 {
@@ -98,16 +118,30 @@ static int list_files(struct ctfr_reader *r, const char *dir)
 	size_t cap = 16;
 	char p[4096];
 	struct stat st;
+	char *rdir = realpath(dir, NULL);
 
-	if (!d || !(r->files = calloc(cap, sizeof *r->files)))
+	if (!d || !rdir || !(r->files = calloc(cap, sizeof *r->files)))
 		goto fail;
 	r->nfiles = 1;
+	snprintf(p, sizeof p, "%s/metadata", dir);
+	if (links_outside(p, rdir)) {
+		ctfr_report(r, GCSPEC_DIAG_C019, UINT64_MAX, 0,
+			    "metadata is a link to a file outside the trace directory; not read");
+		goto fail;
+	}
 	while ((e = readdir(d))) {
 		if (e->d_name[0] == '.' || strcmp(e->d_name, "metadata") == 0)
 			continue;
 		snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
 		if (stat(p, &st) != 0 || !S_ISREG(st.st_mode))
 			continue;
+		if (links_outside(p, rdir)) {
+			/* Reported at the trace's start: the file has no place in it. */
+			ctfr_report(r, GCSPEC_DIAG_C019, UINT64_MAX, 0,
+				    "%s is a link to a file outside the trace directory; not read",
+				    e->d_name);
+			continue;
+		}
 		if (r->nfiles == cap) {
 			struct cfile *f = realloc(r->files, 2 * cap * sizeof *f);
 
@@ -131,10 +165,12 @@ static int list_files(struct ctfr_reader *r, const char *dir)
 		r->files[i].base = r->total;
 		r->total += r->files[i].size;
 	}
+	free(rdir);
 	return 0;
 fail:
 	if (d)
 		closedir(d);
+	free(rdir);
 	return -1;
 }
 
@@ -290,6 +326,31 @@ static ssize_t read_at(struct ctfr_reader *r, struct cstream *s, const char *dir
 	return (ssize_t)got;
 }
 
+/* A stream file that cannot be read where it should be (not opened, an
+ * I/O error, shorter than it was listed): its events are missing, which
+ * must not pass for a shorter trace. Returns 0 (the stream is done). */
+static int read_failed(struct ctfr_reader *r, struct cstream *s, const char *dir, uint64_t off, ssize_t got)
+{
+	const struct cfile *f = &r->files[s->file];
+	char p[4096];
+	int fd;
+	const char *why = "the file ends before its listed size";
+
+	if (got < 0) {
+		snprintf(p, sizeof p, "%s/%s", dir, f->name);
+		if ((fd = open(p, O_RDONLY)) < 0)
+			why = strerror(errno);
+		else {
+			close(fd);
+			why = "read error";
+		}
+	}
+	ctfr_report(r, GCSPEC_DIAG_C018, UINT64_MAX, f->base + off,
+		    "cannot read stream file %s at byte %llu: %s; its events from here on are missing",
+		    f->name, (unsigned long long)off, why);
+	return 0;
+}
+
 static uint64_t field_at(const struct cstream *s, const struct cdec *d, int role)
 {
 	return s->pkt_off + d->role_at[role] / 8;
@@ -302,6 +363,7 @@ static int load_packet(struct ctfr_reader *r, struct cstream *s, const char *dir
 	const struct cfile *f = &r->files[s->file];
 	uint64_t off = s->next_pkt, rest, base = f->base, content, packet, hdr;
 	size_t n;
+	ssize_t got;
 	struct cdec d;
 	int sc = -1;
 
@@ -309,8 +371,10 @@ static int load_packet(struct ctfr_reader *r, struct cstream *s, const char *dir
 		return 0;
 	rest = f->size - off;
 	n = rest < HEAD_READ ? (size_t)rest : HEAD_READ;
-	if (ensure(s, HEAD_READ) < 0 || read_at(r, s, dir, s->buf, n, off) != (ssize_t)n)
+	if (ensure(s, HEAD_READ) < 0)
 		return 0;
+	if ((got = read_at(r, s, dir, s->buf, n, off)) != (ssize_t)n)
+		return read_failed(r, s, dir, off, got);
 	s->pkt_off = off;
 	memset(&d, 0, sizeof d);
 	d.buf = s->buf;
@@ -384,9 +448,11 @@ static int load_packet(struct ctfr_reader *r, struct cstream *s, const char *dir
 				    (unsigned long long)have, f->name);
 			return 0;
 		}
-		if (have > n && (ensure(s, (size_t)have) < 0 ||
-				 read_at(r, s, dir, s->buf + n, (size_t)have - n, off + n) != (ssize_t)(have - n)))
+		if (have > n && ensure(s, (size_t)have) < 0)
 			return 0;
+		if (have > n && (got = read_at(r, s, dir, s->buf + n, (size_t)have - n, off + n)) !=
+				(ssize_t)(have - n))
+			return read_failed(r, s, dir, off + n, got);
 		s->end = content < have * 8 ? content : have * 8;
 	}
 	if (d.roles & 1u << R_DISCARDED) {

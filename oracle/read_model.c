@@ -28,8 +28,13 @@ struct or_reader {
 	uint64_t buf_off;   /* file offset of buf[0] */
 	uint64_t index;     /* next event index */
 	int eof, done;
+	unsigned bad_run;   /* items in a row that were not events */
+	uint64_t bad_from;  /* file offset of the first of them */
 	struct or_model_provider prov;
 };
+
+/* Items in a row that are not events before the rest is given up on. */
+#define OR_MODEL_MAX_BAD_RUN 64u
 
 static int probe(const uint8_t *head, size_t len)
 {
@@ -383,10 +388,24 @@ static enum or_status model_next(struct or_reader *r, struct or_event *ev)
 			r->done = 1;
 			break;
 		}
+		if (r->bad_run == 0)
+			r->bad_from = off;
 		rc = parse_event(r, p, n, off, ev);
 		r->index++;
-		if (rc == 0)
+		if (rc == 0) {
+			r->bad_run = 0;
 			return OR_EVENT;
+		}
+		/* Junk (a run of zeros is one CBOR item per byte) would give a
+		 * diagnostic per byte and never end: past a run of this many
+		 * items that are not events the stream has lost its framing,
+		 * and the rest is passed over with one diagnostic. */
+		if (++r->bad_run == OR_MODEL_MAX_BAD_RUN) {
+			or_report(r->ctx, GCSPEC_DIAG_M006, r->index - 1, off, NULL,
+			          "%u items in a row from byte %llu are not events: the stream has lost its framing, the rest of the file is not read",
+			          r->bad_run, (unsigned long long)r->bad_from);
+			r->done = 1;
+		}
 	}
 	return OR_END;
 }

@@ -14,6 +14,7 @@
 /* fopencookie (read a pipe's probed head again) needs _GNU_SOURCE, which
  * the build defines (AC_USE_SYSTEM_EXTENSIONS). */
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,6 +164,22 @@ static ssize_t headed_read(void *cookie, char *buf, size_t n)
 	return (ssize_t)got;
 }
 
+/* Only "where am I": ftell on the stream then says how far the reader
+ * read (bytes handed over less what stdio still holds), as ftell on a file
+ * does; the summary's bytes are then the same from a pipe and a file.
+ * Any real move fails (a pipe is never sought). */
+static int headed_seek(void *cookie, off64_t *offset, int whence)
+{
+	struct headed *h = cookie;
+
+	if (whence != SEEK_CUR || *offset != 0) {
+		errno = ESPIPE;
+		return -1;
+	}
+	*offset = (off64_t)h->pos;
+	return 0;
+}
+
 static const struct or_reader_ops *find_reader(const char *format)
 {
 	for (int i = 0; or_readers[i]; i++)
@@ -216,7 +233,7 @@ static enum or_status run_events(struct or_ctx *ctx, const struct or_reader_ops 
 
 int or_run_file(struct or_ctx *ctx, const char *path, FILE *in)
 {
-	static const cookie_io_functions_t headed_io = { .read = headed_read };
+	static const cookie_io_functions_t headed_io = { .read = headed_read, .seek = headed_seek };
 	struct headed hd;
 	size_t n;
 	const struct or_reader_ops *ops = NULL;
@@ -269,7 +286,9 @@ int or_run_file(struct or_ctx *ctx, const char *path, FILE *in)
 	st = run_events(ctx, ops, r, &next, &end_off);
 	ops->close(r);
 	if (piped) {
-		end_off = hd.pos;
+		long pos = ftell(piped);
+
+		end_off = pos >= 0 ? (uint64_t)pos : hd.pos;
 		fclose(piped);
 	} else {
 		long pos = ftell(in);

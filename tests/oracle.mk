@@ -35,6 +35,9 @@ tests_oracle_rusage_SOURCES = tests/oracle/rusage.c
 # larger run (about 17 GB) has its own target.
 TESTS += tests/oracle/memory_flat.sh
 EXTRA_DIST += tests/oracle/memory_flat.sh
+# What gcoracle promises about its output and inputs (gcoracle(1) FILES).
+TESTS += tests/oracle/output_contract.sh
+EXTRA_DIST += tests/oracle/output_contract.sh
 # Sanitizers change what memory a process holds: the test skips under them.
 AM_TESTS_ENVIRONMENT += ORACLE_SAN_CFLAGS='$(SAN_CFLAGS)'; export ORACLE_SAN_CFLAGS;
 check-memory: all tests/oracle/rusage$(EXEEXT)

@@ -10,6 +10,7 @@ t=$(mktemp -d) || exit 1
 trap 'rm -rf "$t"' EXIT
 n=0
 ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
+skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
 # leftovers DIR: names of temporary files or directories gcgen left in DIR.
 leftovers() { ls -a "$1" | grep -E '\.(tmp|old)[A-Za-z0-9]{6}$'; }
 
@@ -39,6 +40,25 @@ else
 	echo "ok $((n + 1)) # SKIP no writable /dev/full"; n=$((n + 1))
 fi
 
+# --- durability: synced before the rename, the directory synced after it ---
+if command -v strace >/dev/null 2>&1 && strace -o /dev/null true 2>/dev/null; then
+	for fmt in cbor ctf; do
+		rm -rf "$t/dur"
+		strace -f -o "$t/trace.txt" -e trace=fsync,rename,renameat,renameat2 \
+			"$gcgen" -q -f $fmt --gcs 3 -o "$t/dur" -e "$t/dur.e"
+		# Each rename comes after an fsync and is followed by one (the
+		# directory's) before the next rename or the end.
+		grep -E 'fsync|rename' "$t/trace.txt" | awk '
+			/rename/ { if (!synced) bad = 1; synced = 0; renamed++; after = 0; next }
+			/fsync\(/ { synced = 1; if (renamed) after++ }
+			END { exit !(renamed == 2 && !bad && after > 0) }'
+		ok $? "-f $fmt: every output is synced before it is renamed into place, and its directory after"
+	done
+else
+	skip "no strace (Debian: strace)"
+	skip "no strace (Debian: strace)"
+fi
+
 # --- item 1: a directory that is not a trace gcgen wrote is never replaced ---
 mkdir "$t/thesis" && echo "three years of work" > "$t/thesis/thesis.txt" &&
 	echo "not a trace" > "$t/thesis/metadata"
@@ -54,15 +74,19 @@ rm -f "$t/trace/thesis.txt"
 ok $? "-f ctf -o DIR: a trace gcgen wrote is replaced"
 
 # --- item 2: a signal leaves no temporary directory (nor file) --------------
-for fmt in ctf cbor; do
-	rm -rf "$t/sig" && mkdir "$t/sig"
-	"$gcgen" -q -f $fmt --gcs 100000000 -o "$t/sig/out" & pid=$!
-	i=0
-	while [ $i -lt 100 ] && [ -z "$(leftovers "$t/sig")" ]; do sleep 0.05; i=$((i + 1)); done
-	sleep 0.2
-	kill -TERM $pid; wait $pid; r=$?
-	[ $r -gt 128 ] && [ -z "$(ls -A "$t/sig")" ]
-	ok $? "-f $fmt: SIGTERM mid-run leaves nothing behind (status $r; left: $(ls -A "$t/sig" | tr '\n' ' '))"
+# (SIGINT is ignored by a background job of a non-interactive shell, and
+# gcgen keeps an ignored signal ignored: TERM and HUP stand for it.)
+for sig in TERM HUP; do
+	for fmt in ctf cbor; do
+		rm -rf "$t/sig" && mkdir "$t/sig"
+		"$gcgen" -q -f $fmt --gcs 100000000 -o "$t/sig/out" -e "$t/sig/e" --values "$t/sig/v" & pid=$!
+		i=0
+		while [ $i -lt 100 ] && [ -z "$(leftovers "$t/sig")" ]; do sleep 0.05; i=$((i + 1)); done
+		sleep 0.2
+		kill -$sig $pid; wait $pid; r=$?
+		[ $r -gt 128 ] && [ -z "$(ls -A "$t/sig")" ]
+		ok $? "-f $fmt: SIG$sig mid-run leaves nothing behind (status $r; left: $(ls -A "$t/sig" | tr '\n' ' '))"
+	done
 done
 
 # --- item 3: a symlink is followed to what it names, never replaced ----------

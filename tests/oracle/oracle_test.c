@@ -857,6 +857,26 @@ static void test_model(void)
 	gcend(&m, 1, 0);
 	tap_ok(run(&m) == 0 && has(GCSPEC_DIAG_M003, 0) && nevents == 2,
 	       "M003 for an event item that is not a map; the next events are still read");
+	/* M006: junk (a run of zeros, one CBOR item each) is given up on
+	 * after a bounded run, not reported byte by byte to the end. */
+	fresh(&m);
+	gcstart(&m, 1, 0, 0);
+	for (unsigned i = 0; i < 10000; i++)
+		mb_append(&m, cbor_build_uint8(0));
+	gcend(&m, 1, 0);
+	run(&m);
+	tap_ok(has(GCSPEC_DIAG_M006, 64) && nwith(GCSPEC_DIAG_M006) == 1 &&
+	       nwith(GCSPEC_DIAG_M003) == 64 && nevents == 1,
+	       "M006 after 64 items in a row that are not events; the rest is not read (%u M003)",
+	       (unsigned)nwith(GCSPEC_DIAG_M003));
+	fresh(&m);
+	gcstart(&m, 1, 0, 0);
+	for (unsigned i = 0; i < 63; i++)
+		mb_append(&m, cbor_build_uint8(0));
+	gcend(&m, 1, 0);
+	run(&m);
+	tap_ok(nwith(GCSPEC_DIAG_M006) == 0 && nwith(GCSPEC_DIAG_M003) == 63 && nevents == 2,
+	       "63 bad items in a row: each is M003 and the stream goes on");
 	free(m.buf);
 }
 

@@ -121,6 +121,10 @@ else
 fi
 
 # --- item 9: compare's memory is bounded by what a case can need ------------
+if [ -n "${ORACLE_SAN_CFLAGS:-}" ]; then
+	skip "sanitizers change what memory a process holds"
+	skip "sanitizers change what memory a process holds"
+else
 "$rusage" -- "$o" compare /dev/zero /dev/null > "$t/ru" 2>/dev/null
 kb=$(sed -n 's/.*maxrss_kb=\([0-9]*\).*/\1/p' "$t/ru")
 [ "${kb:-999999999}" -lt 150000 ]
@@ -134,6 +138,8 @@ sys.stdout.write("{\"type\":\"event\",\"index\":0,\"fields\":{\"x\":[" + ",".joi
 kb=$(sed -n 's/.*maxrss_kb=\([0-9]*\).*/\1/p' "$t/ru")
 [ "${kb:-999999999}" -lt 300000 ]
 ok $? "a 60 MB decoder line does not become a 1 GB tree ($(cat "$t/ru"))"
+rm -f "$t/long.json"
+fi
 
 # --- item 14: no link out of a trace directory is followed ------------------
 rm -rf "$t/link" && cp -r "$t/trace" "$t/link"
