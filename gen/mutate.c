@@ -142,6 +142,14 @@ struct gen_mutator {
 	unsigned nthreads;
 	struct gen_event last;     /* time, thread and processor of the last event out */
 	uint32_t max_count;        /* the highest GCStart Count in the input or output */
+	/* The Counts of the input's latest GCStart and of the one before it
+	 * (no-GC regions leave gaps: the previous GC's is not Count - 1). */
+	uint32_t last_count, prev_count;
+	/* Threads whose GCSuspendEEBegin has had no GCSuspendEEEnd yet: a
+	 * restart from one is a non-GC suspension backing off, not the end
+	 * of a suspension. */
+	uint64_t attempting[8];
+	unsigned nattempting;
 	/* trace-starts-inside-gc, until the first suspension event after its
 	 * edge: an end or restart there is the trace beginning inside that
 	 * suspension (GC-S026). */
@@ -611,7 +619,10 @@ static int reorder(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 		TRYM(release_held(m));
 		s->seen--;
 	}
-	if (target(s, is(ev, "GCSuspendEEBegin") && m->open_susp == 1)) {
+	/* A GC's suspension: a non-GC one (Count 0xFFFFFFFF) may back off
+	 * with a restart before its GCSuspendEEEnd, which a checker allows. */
+	if (target(s, is(ev, "GCSuspendEEBegin") && m->open_susp == 1 &&
+	           num(ev, "Count") != 0xFFFFFFFFu)) {
 		TRYM(hold(m, ev));
 		return 1;
 	}
@@ -630,6 +641,8 @@ static int reorder(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 
 /* One class looks at one event. Returns 1 when it wrote (or dropped) the
  * event, 0 to let it pass on, -1 on error. */
+static uint64_t fresh_segment(struct gen_mutator *m);
+
 static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 {
 	uint32_t offs[GEN_VALUES_MAX_FIELDS + 1];
@@ -643,6 +656,9 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 			may_any(m, "GC-S005,GC-S006,GC-S012,GC-S013,GC-S014,GC-S003,GC-S004");
 			return 1;
 		}
+		/* Framework 4.5.2 writes each GCStart twice (V1, V2): both go. */
+		if (s->state == 1 && is(ev, "GCStart") && num(ev, "Count") == s->a)
+			return 1;
 		if (s->state == 1 && is(ev, "GCEnd") && num(ev, "Count") == s->a) {
 			expect(m, "GC-S001", here(m), 0);
 			DONE(s);
@@ -700,14 +716,16 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 		/* Give one non-concurrent GC the Count of the GC before it:
 		 * its GCStart goes backwards (S007); its suspension's Count is
 		 * then no longer below the GC's (S012 may follow). */
-		if (target(s, is(ev, "GCStart") && num(ev, "Type") == 0 && !m->bgc_open)) {
+		if (target(s, is(ev, "GCStart") && num(ev, "Type") == 0 && !m->bgc_open &&
+			       m->prev_count < num(ev, "Count"))) {
 			s->a = num(ev, "Count");
+			s->b = m->prev_count;
 			s->state = 1;
 			may_any(m, "GC-S012,GC-S005");
 		}
 		if (s->state == 1 && num(ev, "Count") == s->a &&
 		    (is(ev, "GCStart") || is(ev, "GCEnd"))) {
-			TRYM(set_and_reencode(m, ev, "Count", s->a - 1));
+			TRYM(set_and_reencode(m, ev, "Count", s->b));
 			if (is(ev, "GCStart"))
 				expect(m, "GC-S007", here(m), 0);
 			if (is(ev, "GCEnd"))
@@ -728,7 +746,10 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 		}
 		return 0;
 	case C_SUSPEND_END_NO_BEGIN:
-		if (target(s, is(ev, "GCSuspendEEBegin") && m->open_susp == 1)) {
+		/* A GC's: a non-GC suspension may back off, and its restarts
+		 * would then follow a begin that was never seen. */
+		if (target(s, is(ev, "GCSuspendEEBegin") && m->open_susp == 1 &&
+			       num(ev, "Count") != 0xFFFFFFFFu)) {
 			s->state = 1;
 			s->b = ev->thread_id;
 			/* A checker that never saw the suspension begin may still
@@ -861,19 +882,30 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 		}
 		return 0;
 	case C_SEGMENT_DOUBLE_CREATE:
+		/* A regions runtime that never frees (.NET 8) creates live
+		 * segments again legally: a GCFreeSegment first (of a segment
+		 * made before the trace) shows this runtime frees. */
+		if (target(s, is(ev, "GCCreateSegment"))) {
+			TRYM(out(m, ev));
+			TRYM(inject_begin(m, gen_profile_event(m->profile, "GCFreeSegment")));
+			gen_values_set_num(m->ivals, "Address", fresh_segment(m));
+			TRYM(inject_send(m, ev, -1, 0));
+			may_any(m, "GC-S017");
+			expect(m, "GC-S017", here(m), 0);
+			DONE(s);
+		}
+		return 0;
 	case C_HANDLE_DOUBLE_DESTROY:
 	case C_FIN_NESTED: {
-		static const char *const names[] = { "GCCreateSegment", "DestroyGCHandle",
-			"GCFinalizersBegin" };
-		static const char *const codes[] = { "GC-S017", "GC-S020", "GC-S022" };
-		unsigned k = s->cls == C_SEGMENT_DOUBLE_CREATE ? 0
-			   : s->cls == C_HANDLE_DOUBLE_DESTROY ? 1 : 2;
+		static const char *const names[] = { "DestroyGCHandle", "GCFinalizersBegin" };
+		static const char *const codes[] = { "GC-S020", "GC-S022" };
+		unsigned k = s->cls == C_HANDLE_DOUBLE_DESTROY ? 0 : 1;
 
 		if (target(s, is(ev, names[k]))) {
 			if (out(m, ev) < 0)
 				return -1;
 			expect(m, codes[k], here(m), 0);
-			if (k == 2)
+			if (k == 1)
 				may_any(m, "GC-S021");
 			DONE(s);
 		}
@@ -891,6 +923,9 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 			TRYM(inject_begin(m, gen_profile_event(m->profile, "GCFreeSegment")));
 			gen_values_set_num(m->ivals, "Address", addr);
 			expect(m, "GC-S018", here(m), 0);
+			/* The first free of a regions runtime that never frees (.NET
+			 * 8) makes its earlier re-creations of live segments wrong. */
+			may_any(m, "GC-S017");
 			TRYM(inject_send(m, ev, -1, 0));
 			if (m->nfreed_segments < sizeof m->freed_segment / sizeof m->freed_segment[0])
 				m->freed_segment[m->nfreed_segments++] = addr;
@@ -1216,6 +1251,9 @@ static int fallback(struct gen_mutator *m, struct slot *s)
 	case C_SEGMENT_DOUBLE_CREATE:
 	case C_SEGMENT_DOUBLE_FREE:
 		a = fresh_segment(m);
+		/* A free first: this runtime frees (see apply()). */
+		TRY_INJECT(inject2(m, at, "GCFreeSegment", "Address", fresh_segment(m), NULL, 0));
+		may_any(m, "GC-S017");
 		TRY_INJECT(inject2(m, at, "GCCreateSegment", "Address", a, "Size", 0x01000000));
 		if (s->cls == C_SEGMENT_DOUBLE_CREATE) {
 			expect(m, "GC-S017", here(m), 0);
@@ -1320,7 +1358,9 @@ static int fallback(struct gen_mutator *m, struct slot *s)
 		expect(m, "GC-S009", here(m), 0);
 		TRY_INJECT(inject2(m, at, "GCSuspendEEEnd", NULL, 0, NULL, 0));
 		expect(m, "GC-S008", here(m), 0);
-		TRY_INJECT(inject2(m, at, "GCSuspendEEBegin", "Count", 0xFFFFFFFFu, "Reason", 0));
+		/* A GC's suspension (Reason 1, the latest GC's index), which
+		 * never backs off: its restart before its end is wrong. */
+		TRY_INJECT(inject2(m, at, "GCSuspendEEBegin", "Count", n, "Reason", 1));
 		expect(m, "GC-S010", here(m), 0);
 		TRY_INJECT(inject2(m, at, "GCRestartEEBegin", NULL, 0, NULL, 0));
 		return inject2(m, at, "GCRestartEEEnd", NULL, 0, NULL, 0);
@@ -1414,6 +1454,14 @@ static int fallback(struct gen_mutator *m, struct slot *s)
 	return -1;
 }
 
+static int attempting(const struct gen_mutator *m, uint64_t thread)
+{
+	for (unsigned i = 0; i < m->nattempting; i++)
+		if (m->attempting[i] == thread)
+			return 1;
+	return 0;
+}
+
 /* Keep count of what is open in the input (a realistic stream: every
  * begin has its end), so that the next class starts where none is. */
 static void track_open(struct gen_mutator *m, const struct gen_event *ev)
@@ -1426,10 +1474,19 @@ static void track_open(struct gen_mutator *m, const struct gen_event *ev)
 		m->open_gcs++;
 	else if (strcmp(n, "GCEnd") == 0)
 		m->open_gcs--;
-	else if (strcmp(n, "GCSuspendEEBegin") == 0)
+	else if (strcmp(n, "GCSuspendEEBegin") == 0) {
 		m->open_susp++;
-	else if (strcmp(n, "GCRestartEEEnd") == 0)
+		if (m->nattempting < sizeof m->attempting / sizeof m->attempting[0])
+			m->attempting[m->nattempting++] = ev->thread_id;
+	} else if (strcmp(n, "GCSuspendEEEnd") == 0) {
+		for (unsigned i = 0; i < m->nattempting; i++)
+			if (m->attempting[i] == ev->thread_id) {
+				m->attempting[i] = m->attempting[--m->nattempting];
+				break;
+			}
+	} else if (strcmp(n, "GCRestartEEEnd") == 0 && !attempting(m, ev->thread_id)) {
 		m->open_susp--;
+	}
 	else if (strcmp(n, "GCFinalizersBegin") == 0)
 		m->open_fin++;
 	else if (strcmp(n, "GCFinalizersEnd") == 0)
@@ -1470,6 +1527,10 @@ static int mutator_event(struct gen_sink *sink, struct gen_event *ev)
 		m->bgc_open = -1; /* cleared after this event */
 	if (is(ev, "GCStart") && num(ev, "Count") > m->max_count)
 		m->max_count = (uint32_t)num(ev, "Count");
+	if (is(ev, "GCStart") && num(ev, "Count") != m->last_count) {
+		m->prev_count = m->last_count;
+		m->last_count = (uint32_t)num(ev, "Count");
+	}
 	if (m->waiting && quiet(m))
 		m->waiting = 0;
 	track_open(m, ev);

@@ -24,8 +24,9 @@ static const char *const netfx4[] = {
 	"GCStart_V1", "GCHeapStats_V1", "GCAllocationTick_V3", "GCGlobalHeapHistory_V2",
 	COMMON_V1, NULL
 };
+/* 4.5.2 fires GCStart_V1 and GCStart_V2 for each GC (double_gcstart). */
 static const char *const netfx45[] = {
-	"GCStart_V1", "GCHeapStats_V1", "GCAllocationTick_V2", "GCGlobalHeapHistory_V2",
+	"GCStart_V1", "GCStart_V2", "GCHeapStats_V1", "GCAllocationTick_V2", "GCGlobalHeapHistory_V2",
 	COMMON_V1, NULL
 };
 static const char *const netcore3[] = {
@@ -41,16 +42,18 @@ static const char *const net6up[] = {
 	"IncreaseMemoryPressure", "DecreaseMemoryPressure", COMMON_V1, NULL
 };
 
+/* name, description, pointer size, ClrInstanceID, POH, tiering suspends,
+ * double GCStart, segment events, no-GC regions, sampler back-off. */
 const struct gen_profile gen_profiles[] = {
-	{ "netfx4", ".NET Framework 4.6-4.8", 8, 9, 0, 0, netfx4 },
-	{ "netfx45", ".NET Framework 4.5", 8, 9, 0, 0, netfx45 },
-	{ "netcore3", ".NET Core 3.x", 8, 8, 0, 0, netcore3 },
-	{ "net5", ".NET 5", 8, 8, 1, 1, net5 },
-	{ "net6", ".NET 6", 8, 8, 1, 1, net6up },
-	{ "net7", ".NET 7", 8, 8, 1, 1, net6up },
-	{ "net8", ".NET 8", 8, 8, 1, 1, net6up },
-	{ "net9", ".NET 9", 8, 8, 1, 1, net6up },
-	{ "net10", ".NET 10", 8, 8, 1, 1, net6up },
+	{ "netfx4", ".NET Framework 4.6-4.8", 8, 9, 0, 0, 0, GEN_SEG_FREES, 1, 0, netfx4 },
+	{ "netfx45", ".NET Framework 4.5", 8, 9, 0, 0, 1, GEN_SEG_FREES, 0, 0, netfx45 },
+	{ "netcore3", ".NET Core 3.x", 8, 8, 0, 0, 0, GEN_SEG_NONE, 1, 1, netcore3 },
+	{ "net5", ".NET 5", 8, 8, 1, 1, 0, GEN_SEG_FREES, 1, 1, net5 },
+	{ "net6", ".NET 6", 8, 8, 1, 1, 0, GEN_SEG_FREES, 1, 1, net6up },
+	{ "net7", ".NET 7", 8, 8, 1, 1, 0, GEN_SEG_FREES, 1, 1, net6up },
+	{ "net8", ".NET 8", 8, 8, 1, 1, 0, GEN_SEG_REGIONS, 1, 1, net6up },
+	{ "net9", ".NET 9", 8, 8, 1, 1, 0, GEN_SEG_FREES, 1, 1, net6up },
+	{ "net10", ".NET 10", 8, 8, 1, 1, 0, GEN_SEG_FREES, 1, 1, net6up },
 };
 const unsigned gen_nprofiles = sizeof gen_profiles / sizeof gen_profiles[0];
 

@@ -19,6 +19,13 @@ struct gen_profile {
 	/* Tiered compilation suspends the runtime to finish call counting
 	 * (.NET 5+: call-counting stubs are deleted with the runtime suspended). */
 	int tiering_suspends;
+	/* Habits real runtimes were seen to have (docs/real-runtime.md). */
+	int double_gcstart;        /* GCStart_V1 then GCStart_V2 per GC (Framework 4.5.2) */
+	enum gen_segments { GEN_SEG_FREES, GEN_SEG_NONE, GEN_SEG_REGIONS } segments;
+	                           /* GCCreate/FreeSegment as segments; none (3.1);
+	                            * regions handed out again, never freed (8.0) */
+	int nogc_regions;          /* TryStartNoGCRegion takes GC numbers, no GCStart */
+	int sampler_backoff;       /* a sampler's suspension backs off for a GC's */
 	const char *const *symbols; /* NULL-terminated */
 };
 

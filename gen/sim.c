@@ -96,10 +96,13 @@ struct sim {
 	uint64_t gen_size[5];
 	uint64_t gcs_done;
 	int tier_waits;            /* the tiering thread waits to suspend */
+	int start2;                /* GCStart_V2 as well (double_gcstart), or -1 */
+	uint64_t returned[MAX_SEGMENTS]; /* regions given back unseen (GEN_SEG_REGIONS) */
+	unsigned nreturned;
 };
 
 static const uint64_t USER_THREAD0 = 0x1000, GC_THREAD0 = 0x2000, BGC_THREAD = 0x3000,
-		      FINALIZER_THREAD = 0x4000, TIER_THREAD = 0x5000;
+		      FINALIZER_THREAD = 0x4000, TIER_THREAD = 0x5000, SAMPLER_THREAD = 0x6000;
 
 static uint64_t tick(struct sim *s)
 {
@@ -444,8 +447,13 @@ static int segment_create(struct sim *s, unsigned type, uint64_t thread)
 
 	if (s->nsegments == MAX_SEGMENTS)
 		return 0;
-	addr = ptrmask(s, (s->e->pointer_size == 4 ? 0x02000000ull : 0x1f000000000ull) +
-			      s->next_segment++ * 0x01000000ull);
+	/* .NET 8's regions: a region given back is handed out again and
+	 * fires GCCreateSegment again, never having fired GCFreeSegment. */
+	if (s->nreturned)
+		addr = s->returned[--s->nreturned];
+	else
+		addr = ptrmask(s, (s->e->pointer_size == 4 ? 0x02000000ull : 0x1f000000000ull) +
+				      s->next_segment++ * 0x01000000ull);
 	s->segments[s->nsegments++] = addr;
 	if (begin(s, EV_CREATE_SEG) == 1) {
 		SET("Address", addr);
@@ -458,11 +466,14 @@ static int segment_create(struct sim *s, unsigned type, uint64_t thread)
 
 static int segment_free(struct sim *s, uint64_t thread)
 {
-	unsigned i;
+	/* The first ones stay (a heap's initial segments; regions: 3). */
+	unsigned keep = s->cfg->profile->segments == GEN_SEG_REGIONS ? 3 : 4, i;
 
-	if (s->nsegments <= 4)
+	if (s->nsegments <= keep)
 		return 0;
-	i = 4 + (unsigned)gen_rng_below(&s->rng, s->nsegments - 4);
+	i = keep + (unsigned)gen_rng_below(&s->rng, s->nsegments - keep);
+	if (s->cfg->profile->segments == GEN_SEG_REGIONS && s->nreturned < MAX_SEGMENTS)
+		s->returned[s->nreturned++] = s->segments[i];
 	if (begin(s, EV_FREE_SEG) == 1) {
 		SET("Address", s->segments[i]);
 		TRY(send(s, thread));
@@ -533,6 +544,7 @@ static int handles(struct sim *s)
 static int mutator_activity(struct sim *s)
 {
 	uint64_t thread = USER_THREAD0 + gen_rng_below(&s->rng, USER_THREADS);
+	unsigned seg_odds;
 
 	TRY(alloc_ticks(s));
 	TRY(handles(s));
@@ -544,9 +556,11 @@ static int mutator_activity(struct sim *s)
 			TRY(send(s, thread));
 		}
 	}
-	if (gen_rng_chance(&s->rng, 1, 16))
+	/* Regions come and go much more often than segments. */
+	seg_odds = s->cfg->profile->segments == GEN_SEG_REGIONS ? 4 : 16;
+	if (gen_rng_chance(&s->rng, 1, seg_odds))
 		TRY(segment_create(s, (unsigned)gen_rng_below(&s->rng, s->cfg->profile->has_poh ? 4 : 2), thread));
-	if (gen_rng_chance(&s->rng, 1, 16))
+	if (gen_rng_chance(&s->rng, 1, seg_odds))
 		TRY(segment_free(s, thread));
 	/* A suspension that serves no GC: the runtime writes Count 0xFFFFFFFF.
 	 * Reason 0 is tiered compilation's on .NET 5 and later. */
@@ -687,6 +701,16 @@ static int gc_body(struct sim *s, const struct gc_info *g)
 	return join_point(s, JOIN_DONE, g, JW_HISTORIES, 0);
 }
 
+/* A field of an event-version the profile's kinds do not name (the second
+ * GCStart of double_gcstart): looked up each time, as it is rare. */
+static void set_other(struct sim *s, unsigned event, const char *name, uint64_t x)
+{
+	int i = gen_field_index(event, name, 0);
+
+	if (i >= 0)
+		gen_emit_num(s->e, (unsigned)i, x);
+}
+
 static int gc_start(struct sim *s, uint64_t th, uint32_t count, unsigned depth, unsigned reason,
 		    unsigned type)
 {
@@ -696,6 +720,15 @@ static int gc_start(struct sim *s, uint64_t th, uint32_t count, unsigned depth, 
 		SET("Reason", reason);
 		SET("Type", type);
 		SET("ClientSequenceNumber", 0);
+		TRY(send(s, th));
+	}
+	/* .NET Framework 4.5.2: the same GC again as GCStart_V2. */
+	if (s->start2 >= 0 && gen_emit_begin_always(s->e, s->start2) == 1) {
+		set_other(s, (unsigned)s->start2, "ClrInstanceID", s->clr);
+		set_other(s, (unsigned)s->start2, "Count", count);
+		set_other(s, (unsigned)s->start2, "Depth", depth);
+		set_other(s, (unsigned)s->start2, "Reason", reason);
+		set_other(s, (unsigned)s->start2, "Type", type);
 		TRY(send(s, th));
 	}
 	return 0;
@@ -757,6 +790,7 @@ static int blocking_gc(struct sim *s, unsigned type)
 {
 	struct gc_info g;
 	uint64_t th;
+	int backoff;
 
 	g.user = USER_THREAD0 + gen_rng_below(&s->rng, USER_THREADS);
 	g.count = (uint32_t)++s->count;
@@ -766,15 +800,52 @@ static int blocking_gc(struct sim *s, unsigned type)
 	g.type = type;
 	g.background = 0;
 	th = gc_thread(s, 0, g.user);
+	backoff = s->cfg->profile->sampler_backoff && gen_rng_chance(&s->rng, 1, 6);
 	if (begin(s, EV_TRIGGERED) == 1) {
 		SET("Reason", g.reason);
 		TRY(send(s, g.user));
 	}
-	TRY(gc_suspend(s, th, g.count));
+	if (backoff) {
+		/* The sample profiler began to suspend first; it sees the GC
+		 * waiting, restarts what it stopped and waits in turn. */
+		TRY(suspend_begin(s, SAMPLER_THREAD, 0, 0xFFFFFFFFu));
+		TRY(suspend_begin(s, th, 1, g.count - 1));
+		TRY(restart(s, SAMPLER_THREAD));
+		TRY(one(s, EV_SUSPEND_END, th));
+	} else {
+		TRY(gc_suspend(s, th, g.count));
+	}
 	TRY(gc_begin(s, &g));
 	TRY(gc_body(s, &g));
 	TRY(gc_end(s, th, g.count, g.depth));
-	return gc_restart(s, th);
+	TRY(gc_restart(s, th));
+	if (!backoff)
+		return 0;
+	/* Its retry may back off once more before it has the runtime. */
+	if (gen_rng_chance(&s->rng, 1, 2))
+		TRY(restart(s, SAMPLER_THREAD));
+	TRY(one(s, EV_SUSPEND_END, SAMPLER_THREAD));
+	return restart(s, SAMPLER_THREAD);
+}
+
+/*
+ * GC.TryStartNoGCRegion when the budget is already there: the runtime
+ * fires GCTriggered (Reason 1, induced), suspends for a GC (Reason 1, the
+ * GC index it had), counts a GC and restarts without GCStart or GCEnd. The
+ * next GC's number skips the one taken (seen on .NET 3.1 to 10).
+ */
+static int nogc_region(struct sim *s)
+{
+	uint64_t user = USER_THREAD0 + gen_rng_below(&s->rng, USER_THREADS);
+	uint64_t th = gc_thread(s, 0, user);
+	uint32_t before = (uint32_t)s->count++;
+
+	if (begin(s, EV_TRIGGERED) == 1) {
+		SET("Reason", 1);
+		TRY(send(s, user));
+	}
+	TRY(suspend(s, th, 1, before));
+	return restart(s, th);
 }
 
 static int finalizers(struct sim *s)
@@ -867,6 +938,16 @@ int gen_sim_run(const struct gen_sim_config *cfg, struct gen_emit *e)
 		s.on[i] = s.ev[i] >= 0 && gen_event_enabled((unsigned)s.ev[i], e->keywords, e->level);
 		s.kf[i].first_member = -1;
 	}
+	s.start2 = -1;
+	if (cfg->profile->double_gcstart)
+		for (unsigned i = 0; i < GCSPEC_NEVENTS; i++)
+			if (strcmp(gcspec_events[i].symbol, "GCStart_V2") == 0 &&
+			    s.on[EV_GCSTART] && gen_event_enabled(i, e->keywords, e->level))
+				s.start2 = (int)i;
+	if (cfg->profile->segments == GEN_SEG_NONE)
+		s.on[EV_CREATE_SEG] = s.on[EV_FREE_SEG] = 0;
+	if (cfg->profile->segments == GEN_SEG_REGIONS)
+		s.on[EV_FREE_SEG] = 0;
 	s.now = cfg->start_ticks;
 	s.server = cfg->heaps > 0;
 	s.nheaps = cfg->heaps ? cfg->heaps : 1;
@@ -885,6 +966,8 @@ int gen_sim_run(const struct gen_sim_config *cfg, struct gen_emit *e)
 			TRY(blocking_gc(&s, 0));
 		if (gen_rng_chance(&s.rng, 1, 3))
 			TRY(finalizers(&s));
+		if (cfg->profile->nogc_regions && gen_rng_chance(&s.rng, 1, 24))
+			TRY(nogc_region(&s));
 		/* Every 256 GCs: a GC can complete several at once (foreground
 		 * GCs inside a background one), so compare, not mask. */
 		if (cfg->progress && s.gcs_done >= next_progress) {

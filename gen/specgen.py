@@ -251,6 +251,10 @@ def check_diag(path, d, seen):
     for k in ("name", "meaning"):
         if not d.get(k):
             raise SpecError(f"{path}: diag {code}: needs '{k}'")
+    for r in d.get("runtime", []):
+        if not isinstance(r, dict) or not r.get("follows") or not r.get("evidence"):
+            raise SpecError(f"{path}: diag {code}: each 'runtime' entry needs "
+                            "'follows' (what the runtime does) and 'evidence' (where it was seen)")
 
 
 def c_str(s):
@@ -524,6 +528,17 @@ def emit_docs(spec, srcdir, outdir):
     for d in spec["diags"]:
         dg.append(f"| {d['code']} | {d['severity']} | {d['name']} | {md_escape(d['meaning'])} |")
     dg.append("")
+    ruled = [d for d in spec["diags"] if d.get("runtime")]
+    if ruled:
+        dg += ["## What real runtimes do that the rules allow", "",
+               "A rule that a genuine trace contradicted was changed to follow the runtime; "
+               "each entry says what the runtime does and where that was seen.", ""]
+        for d in ruled:
+            dg.append(f"### {d['code']} {d['name']}")
+            dg.append("")
+            for r in d["runtime"]:
+                dg.append(f"- {r['follows']} Evidence: {r['evidence']}")
+            dg.append("")
     write_if_changed(os.path.join(outdir, "diagnostics.md"), "\n".join(dg))
 
 

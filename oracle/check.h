@@ -32,7 +32,7 @@ enum or_kind {
 struct or_evinfo {
 	uint8_t kind;
 	uint8_t values;  /* a rule of or_check_values() applies */
-	int8_t count, depth, type, clr, heap, amount, amount64, jointime, jointype,
+	int8_t count, depth, type, reason, clr, heap, amount, amount64, jointime, jointype,
 	       address, handle, hkind, numheaps, servergc;
 };
 
@@ -56,13 +56,22 @@ struct or_check_ts {
 };
 
 void or_check_timestamp_slow(struct or_ctx *ctx, const struct or_event *ev);
-/* GC-S023, in file order: or_run_file() calls it for every event as read. */
+/* GC-S023, in file order: or_run_file() calls it for every event as read.
+ * Keyed on the writing thread (or_writer_thread()). */
+/* The thread whose events must be in time order: the one that wrote them
+ * (a sample-profiler event names the thread it sampled, which the sampler
+ * stopped at some earlier time), so per writer, as TraceEvent orders them. */
+static inline uint64_t or_writer_thread(const struct or_event *ev)
+{
+	return ev->writer_thread ? ev->writer_thread : ev->thread_id;
+}
+
 static inline void or_check_timestamp(struct or_ctx *ctx, const struct or_event *ev)
 {
 	struct or_check_ts *t = (struct or_check_ts *)(void *)ctx->check;
+	uint64_t w = or_writer_thread(ev);
 
-	if (ev->thread_id && t->last && t->thread == ev->thread_id &&
-	    ev->timestamp >= *t->last) {
+	if (w && t->last && t->thread == w && ev->timestamp >= *t->last) {
 		*t->last = ev->timestamp;
 		return;
 	}

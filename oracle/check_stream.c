@@ -27,12 +27,16 @@
 #define OR_DEAD_KEEP (1u << 12)
 #define OR_THREAD_LIMIT (1u << 16)
 #define OR_MAX_WAITERS 8            /* threads waiting to suspend */
+#define OR_SEG_PENDING 64           /* re-created segments held back */
 
 enum { LIVE = 1, DEAD = 2 };
 enum { S_IDLE, S_SUSPENDING, S_SUSPENDED, S_RESTARTING };
 
 struct gc {
-	uint32_t count, depth, type;
+	uint32_t count, depth, type, reason;
+	uint8_t version;            /* of its GCStart */
+	uint8_t paired;             /* its GCStart_V2 twin was seen */
+	uint64_t thread;
 	int has_depth;
 	int unseen;                 /* a background GC the trace began inside */
 	uint64_t index, offset;     /* of its GCStart, for GC-S003 */
@@ -52,6 +56,10 @@ struct inst {
 	int just_ended;             /* a GC ended and no new one began */
 	int has_last_count;
 	uint32_t last_count;
+	/* GC numbers taken by GC suspensions that served no GC since the
+	 * last GCStart (a no-GC region's start): a later suspension's Count
+	 * may be that much above the latest GCStart's. */
+	uint32_t unserved;
 	int susp, susp_seen;
 	int susp_begun;             /* a GCSuspendEEBegin was seen */
 	uint32_t susp_count;
@@ -67,6 +75,7 @@ struct inst {
 	struct waiter {
 		uint64_t thread, index, offset;
 		uint32_t count;
+		int backing;            /* between a back-off's two restart events */
 		const char *name;
 	} wait[OR_MAX_WAITERS];
 	int nwait, owed;
@@ -85,6 +94,13 @@ struct inst {
 	uint64_t join_thread[OR_MAX_HEAPS];
 	struct or_u64map *segments, *handles;
 	size_t dead_segments, dead_handles;  /* DEAD entries in each */
+	/* Segments created again while live, held back until the instance
+	 * shows a GCFreeSegment: a regions runtime that never fires one
+	 * (.NET 8) re-creates regions, and then none is an error. */
+	int seg_freed;
+	struct seg_dup { uint64_t index, offset, addr; const char *sym; } seg_dup[OR_SEG_PENDING];
+	unsigned nseg_dup;
+	uint64_t seg_dup_more;      /* beyond those held */
 };
 
 struct or_check {
@@ -135,6 +151,7 @@ void or_evinfo_init(void)
 		ei->count = idx(e, "Count");
 		ei->depth = idx(e, "Depth");
 		ei->type = idx(e, "Type");
+		ei->reason = idx(e, "Reason");
 		ei->clr = idx(e, "ClrInstanceID");
 		ei->heap = idx(e, "HeapIndex");
 		if (ei->heap < 0)
@@ -167,6 +184,7 @@ uint64_t or_evinfo_fields(const struct or_evinfo *ei)
 	switch (ei->kind) {
 	case OR_K_GCSTART:
 		idx[4] = ei->count, idx[5] = ei->depth, idx[6] = ei->type;
+		idx[7] = ei->reason;
 		break;
 	case OR_K_GCEND:
 		idx[4] = ei->count, idx[5] = ei->depth;
@@ -284,6 +302,17 @@ static uint64_t val(const struct or_decoded *d, int8_t i, uint64_t dflt)
 
 #define REP(code, ...) or_report(ctx, (code), ev->index, ev->offset, sym, __VA_ARGS__)
 
+/* .NET Framework 4.5.2 fires GCStart twice for every GC, GCStart_V1 and
+ * then GCStart_V2, on the same thread with the same Count, Depth, Reason
+ * and Type, microseconds apart (a real x86 ETW trace: 264 GCs, each twice).
+ * The V2 that follows its V1 so is the same GC, once. */
+static int gcstart_twin(const struct gc *top, const struct gc *g)
+{
+	return !top->paired && !top->unseen && top->version == 1 && g->version == 2 &&
+	       top->thread == g->thread && top->count == g->count &&
+	       top->depth == g->depth && top->type == g->type && top->reason == g->reason;
+}
+
 static OR_NOINLINE void gc_start(struct or_ctx *ctx, struct inst *in,
                      const struct or_event *ev, const struct or_decoded *dec,
                      const struct or_evinfo *ei)
@@ -292,11 +321,19 @@ static OR_NOINLINE void gc_start(struct or_ctx *ctx, struct inst *in,
 	struct gc g = { .count = (uint32_t)val(dec, ei->count, 0),
 	                .depth = (uint32_t)val(dec, ei->depth, 0),
 	                .type = (uint32_t)val(dec, ei->type, 0),
+	                .reason = (uint32_t)val(dec, ei->reason, 0),
+	                .version = dec->spec->version,
+	                .thread = ev->thread_id,
 	                .has_depth = ei->depth >= 0 &&
 	                             (unsigned)ei->depth < dec->nvalid,
 	                .index = ev->index, .offset = ev->offset };
 
+	if (in->ngc > 0 && gcstart_twin(&in->gc[in->ngc - 1], &g)) {
+		in->gc[in->ngc - 1].paired = 1;
+		return;
+	}
 	ctx->stats.gcs++;
+	in->unserved = 0;
 	if (in->has_last_count && g.count <= in->last_count)
 		REP(GCSPEC_DIAG_S007,
 		    "GCStart Count %u is not greater than the previous GCStart's Count %u",
@@ -419,6 +456,41 @@ static int waiter(const struct inst *in, uint64_t thread)
 	return -1;
 }
 
+/* A non-GC suspension (Count 0xFFFFFFFF: the sample profiler, tiered
+ * compilation) that finds a GC suspension pending backs off inside
+ * ThreadSuspend::SuspendEE: it restarts the threads it stopped
+ * (GCRestartEEBegin, GCRestartEEEnd, sometimes twice), lets the GC run, and
+ * retries; its GCSuspendEEEnd comes once it has the runtime. Seen in real
+ * .NET Core 3.0 traces with the sample profiler on. Is this GCRestartEEBegin
+ * such a back-off? Then its thread waits again (with its first begin) and
+ * its GCRestartEEEnd is the back-off's. A GC's own suspension never backs
+ * off: its restart before GCSuspendEEEnd stays an error. */
+static int backing_off(struct inst *in, const struct or_event *ev)
+{
+	int w = waiter(in, ev->thread_id);
+
+	if (w >= 0) {
+		if (in->wait[w].count != 0xFFFFFFFFu || in->wait[w].backing)
+			return 0;
+		in->wait[w].backing = 1;
+		return 1;
+	}
+	if (in->susp != S_SUSPENDING || ev->thread_id != in->susp_thread ||
+	    in->susp_count != 0xFFFFFFFFu || in->nwait >= OR_MAX_WAITERS)
+		return 0;
+	/* The attempt lets go of the runtime and waits like any other. */
+	struct waiter *x = &in->wait[in->nwait++];
+
+	x->thread = in->susp_thread;
+	x->count = in->susp_count;
+	x->index = in->susp_index;
+	x->offset = in->susp_offset;
+	x->name = in->susp_name;
+	x->backing = 1;
+	in->susp = S_IDLE;
+	return 1;
+}
+
 static OR_NOINLINE void suspension(struct or_ctx *ctx, struct inst *in, unsigned kind,
                        const struct or_event *ev, const struct or_decoded *dec,
                        const struct or_evinfo *ei)
@@ -440,7 +512,8 @@ static OR_NOINLINE void suspension(struct or_ctx *ctx, struct inst *in, unsigned
 		/* Real runtimes never write a GC suspension Count above the
 		 * latest GCStart's Count; Count 0xFFFFFFFF marks a suspension
 		 * that serves no GC. */
-		if (count != 0xFFFFFFFFu && in->has_last_count && count > in->last_count)
+		if (count != 0xFFFFFFFFu && in->has_last_count &&
+		    count - in->last_count > in->unserved && count > in->last_count)
 			REP(GCSPEC_DIAG_S012,
 			    "this suspension's Count %u is above the Count %u of the latest GC",
 			    count, in->last_count);
@@ -453,6 +526,7 @@ static OR_NOINLINE void suspension(struct or_ctx *ctx, struct inst *in, unsigned
 			w->index = ev->index;
 			w->offset = ev->offset;
 			w->name = sym;
+			w->backing = 0;
 			return;
 		}
 		if (in->susp != S_IDLE)
@@ -489,6 +563,7 @@ static OR_NOINLINE void suspension(struct or_ctx *ctx, struct inst *in, unsigned
 				in->wait[w].index = in->susp_index;
 				in->wait[w].offset = in->susp_offset;
 				in->wait[w].name = in->susp_name;
+				in->wait[w].backing = 0;
 			} else {
 				in->wait[w] = in->wait[--in->nwait];
 			}
@@ -518,6 +593,22 @@ static OR_NOINLINE void suspension(struct or_ctx *ctx, struct inst *in, unsigned
 		return;
 	}
 	case OR_K_RESTART_BEGIN:
+		if (in->susp == S_SUSPENDED && ev->thread_id != in->susp_thread &&
+		    !backing_off(in, ev)) {
+			REP(GCSPEC_DIAG_S010,
+			    "GCRestartEEBegin from a thread that neither holds the runtime (thread %llu suspended it) nor attempts to suspend it",
+			    (unsigned long long)in->susp_thread);
+			return;
+		}
+		if (in->susp != S_SUSPENDED && backing_off(in, ev))
+			return;
+		/* A GC suspension that served no GC took a GC number all the
+		 * same: TryStartNoGCRegion suspends, fires GCTriggered (Reason
+		 * 1) and counts a GC it never starts (seen on .NET 3.1 to 10). */
+		if ((in->susp == S_SUSPENDED || in->susp == S_SUSPENDING) &&
+		    in->susp_count != 0xFFFFFFFFu &&
+		    !in->susp_served && in->unserved < 0xFFFFu)
+			in->unserved++;
 		if (in->susp != S_SUSPENDED) {
 			if (first)
 				REP(GCSPEC_DIAG_S026,
@@ -529,9 +620,15 @@ static OR_NOINLINE void suspension(struct or_ctx *ctx, struct inst *in, unsigned
 		}
 		in->susp = S_RESTARTING;
 		return;
-	case OR_K_RESTART_END:
+	case OR_K_RESTART_END: {
+		int w = waiter(in, ev->thread_id);
+
 		if (in->owed && ev->thread_id == in->owed_thread) {
 			in->owed = 0;
+			return;
+		}
+		if (w >= 0 && in->wait[w].backing) {
+			in->wait[w].backing = 0;
 			return;
 		}
 		if (in->susp != S_RESTARTING) {
@@ -545,6 +642,7 @@ static OR_NOINLINE void suspension(struct or_ctx *ctx, struct inst *in, unsigned
 		}
 		in->susp = S_IDLE;
 		return;
+	}
 	}
 }
 
@@ -592,6 +690,63 @@ static OR_NOINLINE void object(struct or_ctx *ctx, struct or_u64map **mapp, size
 		or_u64map_drop_value(*mapp, DEAD);
 		*dead = 0;
 	}
+}
+
+static void seg_dup_report(struct or_ctx *ctx, const struct seg_dup *d)
+{
+	or_report(ctx, GCSPEC_DIAG_S017, d->index, d->offset, d->sym,
+	          "segment 0x%llx is created again while it is live (this runtime fires GCFreeSegment)",
+	          (unsigned long long)d->addr);
+}
+
+/* The runtime shows it fires GCFreeSegment: what was held back was wrong. */
+static void seg_freed(struct or_ctx *ctx, struct inst *in)
+{
+	in->seg_freed = 1;
+	for (unsigned i = 0; i < in->nseg_dup; i++)
+		seg_dup_report(ctx, &in->seg_dup[i]);
+	if (in->seg_dup_more)
+		or_report(ctx, GCSPEC_DIAG_S017, in->seg_dup[in->nseg_dup - 1].index,
+		          in->seg_dup[in->nseg_dup - 1].offset, in->seg_dup[in->nseg_dup - 1].sym,
+		          "and %llu more segments were created again while live before the first GCFreeSegment",
+		          (unsigned long long)in->seg_dup_more);
+	in->nseg_dup = 0;
+	in->seg_dup_more = 0;
+}
+
+/*
+ * Segments. .NET 8's regions GC fires GCCreateSegment each time its region
+ * allocator hands out a region and never fires GCFreeSegment, so an address
+ * is created again with no free (real .NET 8.0.31 traces: 1 to 6 per short
+ * run); 9.0 and 10.0 fire GCFreeSegment again, and there a second create
+ * of a live segment is wrong (GC-S017). A trace does not name its runtime,
+ * so the checker goes by what the runtime shows: until the instance fires
+ * a GCFreeSegment, re-creations are held back; the first free reports them,
+ * and a trace that ends without any free reports none.
+ */
+static OR_NOINLINE void segment(struct or_ctx *ctx, struct inst *in, int create,
+                                uint64_t addr, const struct or_event *ev, const char *sym)
+{
+	uint64_t *st;
+
+	if (!create && !in->seg_freed)
+		seg_freed(ctx, in);
+	if (create && !in->seg_freed && in->segments &&
+	    (st = or_u64map_get(in->segments, addr)) && *st == LIVE) {
+		if (in->nseg_dup < OR_SEG_PENDING) {
+			struct seg_dup *d = &in->seg_dup[in->nseg_dup++];
+
+			d->index = ev->index;
+			d->offset = ev->offset;
+			d->addr = addr;
+			d->sym = sym;
+		} else {
+			in->seg_dup_more++;
+		}
+		return; /* still live */
+	}
+	object(ctx, &in->segments, &in->dead_segments, create, addr, ev, sym,
+	       create ? GCSPEC_DIAG_S017 : GCSPEC_DIAG_S018, "segment");
 }
 
 /* SetGCHandle is fired on every store into a handle, not only when it is
@@ -670,35 +825,36 @@ OR_COLD static void timestamp_back(struct or_ctx *ctx, const struct or_event *ev
 	const char *sym = spec ? spec->symbol : NULL;
 
 	REP(GCSPEC_DIAG_S023,
-	    "timestamp %llu is earlier than the previous event's %llu on thread %llu",
+	    "timestamp %llu is earlier than the previous event's %llu written by thread %llu",
 	    (unsigned long long)ev->timestamp, (unsigned long long)last,
-	    (unsigned long long)ev->thread_id);
+	    (unsigned long long)or_writer_thread(ev));
 }
 
 void or_check_timestamp_slow(struct or_ctx *ctx, const struct or_event *ev)
 {
 	struct or_check *c = ctx->check;
-	uint64_t *last = c->ts.last && c->ts.thread == ev->thread_id
-		? c->ts.last : or_u64map_get(c->threads, ev->thread_id);
+	uint64_t w = or_writer_thread(ev);
+	uint64_t *last = c->ts.last && c->ts.thread == w
+		? c->ts.last : or_u64map_get(c->threads, w);
 
 	/* Thread id 0 is no thread: the runtime writes it for threads it no
 	 * longer knows by OS id (a terminating thread clearing its handles,
 	 * seen in real .NET 10 traces), so several threads' events share it
 	 * and their timestamps interleave. */
-	if (ev->thread_id == 0)
+	if (w == 0)
 		return;
 	if (last) {
 		if (ev->timestamp < *last)
 			timestamp_back(ctx, ev, *last);
 		*last = ev->timestamp;
-		c->ts.thread = ev->thread_id;
+		c->ts.thread = w;
 		c->ts.last = last;
 		return;
 	}
 	c->ts.last = NULL; /* the map may move */
-	if (or_u64map_put(c->threads, ev->thread_id, ev->timestamp)) {
+	if (or_u64map_put(c->threads, w, ev->timestamp)) {
 		or_u64map_clear(c->threads); /* too many threads: start over */
-		or_u64map_put(c->threads, ev->thread_id, ev->timestamp);
+		or_u64map_put(c->threads, w, ev->timestamp);
 	}
 }
 
@@ -803,12 +959,8 @@ void or_check_event(struct or_ctx *ctx, const struct or_event *ev,
 		break;
 	case OR_K_SEG_CREATE: case OR_K_SEG_FREE:
 		if (ei->address >= 0 && (unsigned)ei->address < dec->nvalid)
-			object(ctx, &in->segments, &in->dead_segments,
-			       ei->kind == OR_K_SEG_CREATE,
-			       dec->v[ei->address].u, ev, sym,
-			       ei->kind == OR_K_SEG_CREATE ? GCSPEC_DIAG_S017
-			                                   : GCSPEC_DIAG_S018,
-			       "segment");
+			segment(ctx, in, ei->kind == OR_K_SEG_CREATE,
+			        dec->v[ei->address].u, ev, sym);
 		break;
 	case OR_K_HANDLE_SET:
 		if (ei->handle >= 0 && (unsigned)ei->handle < dec->nvalid &&

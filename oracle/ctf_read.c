@@ -637,6 +637,7 @@ enum or_status ctfr_next(struct ctfr_reader *r, struct or_event *ev)
 		ev->model_fields_len = 0;
 		ev->block = NULL;
 		ev->cls = 0;
+		ev->writer_thread = 0;
 		ev->index = r->index;
 		ev->offset = base + s->head_pos / 8;
 		ev->timestamp = s->head_ts;

@@ -388,6 +388,7 @@ static int record(struct etr_reader *r, struct or_event *ev)
 		ev->model_fields_len = 0;
 		ev->block = NULL;
 		ev->cls = 0;
+		ev->writer_thread = 0;
 		ev->provider = provider_of(r, p + 0x18);
 		if (ev->provider >= 0) {
 			ev->provider_name = gcspec_providers[ev->provider].name;

@@ -224,6 +224,7 @@ int or_model_scan_event(const uint8_t *p, size_t n, struct or_model_provider *pr
 	ev->model_fields_len = 0;
 	ev->block = NULL;
 	ev->cls = 0;
+	ev->writer_thread = 0;
 	for (uint64_t k = 0; k < count; k++) {
 		int which;
 		size_t vp;

@@ -818,6 +818,8 @@ static inline int fast_event(struct ntr_reader *r, struct or_event *ev)
 	ev->payload_offset = r->boff + (uint64_t)(p - b);
 	ev->timestamp = ts;
 	ev->thread_id = os;
+	/* V4/V5 name threads by OS id; a V6 fast event has ctid == tid. */
+	ev->writer_thread = r->version >= 6 ? os : ctid;
 	ev->provider = m->provider;
 	ev->provider_name = m->provider_name;
 	ev->id = m->id;
@@ -1464,8 +1466,11 @@ static NTR_NOINLINE enum or_status next_slow(struct ntr_reader *r, struct or_eve
 				if (w.ctid != w.tid && thread_os_id(r, w.ctid, &ctid))
 					say(r, GCSPEC_DIAG_N013, r->index, w.off, "event's capture thread index %llu is undefined",
 					    (unsigned long long)w.ctid);
+				if (w.ctid == w.tid)
+					ctid = tid;
 			} else {
 				tid = w.tid;
+				ctid = w.ctid;
 			}
 			check_seq(r, w.ctid, w.seq, w.off);
 			ev->model_fields = NULL;
@@ -1475,6 +1480,7 @@ static NTR_NOINLINE enum or_status next_slow(struct ntr_reader *r, struct or_eve
 			ev->payload_offset = w.payload_off;
 			ev->timestamp = w.ts;
 			ev->thread_id = tid;
+			ev->writer_thread = ctid;
 			ev->provider = m->provider;
 			ev->provider_name = m->provider_name;
 			ev->id = m->id;

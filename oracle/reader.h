@@ -72,6 +72,11 @@ struct or_event {
 	uint64_t payload_offset;   /* byte offset of the payload's first byte */
 	uint64_t timestamp;
 	uint64_t thread_id;
+	/* The thread that wrote the event, where the container records it
+	 * apart from thread_id (nettrace's CaptureThreadId: the sample
+	 * profiler writes events that name the thread it sampled); 0 where
+	 * the container has one thread id, which is then the writer. */
+	uint64_t writer_thread;
 	int provider;              /* gcspec provider index, or -1 for others */
 	const char *provider_name; /* as the container names it, or NULL */
 	uint16_t id;

@@ -22,3 +22,8 @@ EXTRA_DIST += tests/corpus/gcgen_values.sh
 # its table cites exists, and its counts agree with the table.
 TESTS += tests/corpus/real_parser_bugs.py
 EXTRA_DIST += tests/corpus/real_parser_bugs.py docs/real-parser-bugs.md
+
+# The y_*_runtime_* cases show the real-runtime habit each is named after
+# (docs/real-runtime.md), and gcoracle accepts them.
+TESTS += tests/corpus/runtime_habits.py
+EXTRA_DIST += tests/corpus/runtime_habits.py

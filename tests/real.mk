@@ -4,7 +4,9 @@
 # the errata marked confirmed against what the traces show. Skipped, with a message,
 # when dotnet is not installed.
 TESTS += tests/real/real_trace.py
-EXTRA_DIST += tests/real/real_trace.py tests/real/errata_evidence.py tests/real/capture.sh \
+# Genuine Windows traces from ../shared/real-traces (skipped when absent).
+TESTS += tests/real/windows_traces.sh
+EXTRA_DIST += tests/real/real_trace.py tests/real/windows_traces.sh tests/real/errata_evidence.py tests/real/capture.sh \
 	tests/real/workload/GcWorkload.csproj tests/real/workload/Program.cs \
 	tests/real/workload/Scenarios.cs docs/real-runtime.md
 

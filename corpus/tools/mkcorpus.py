@@ -167,6 +167,25 @@ UNCOVERED_FAMILIES = {
 PROFILE_OF_EXHAUSTIVE = "net10"
 SEED = 1
 REALISTIC_GCS = 6
+# What real runtimes do that a checker must accept (docs/real-runtime.md):
+# one case each, in the home container (and .NET Framework's in .etl), with
+# enough GCs that the seed shows it (tests/corpus/runtime_habits.py checks).
+RUNTIME_HABITS = (
+    ("netfx45_double_gcstart", "netfx45", 3,
+     ".NET Framework 4.5.2 writes every GCStart twice, GCStart_V1 then GCStart_V2, on one "
+     "thread with the same Count, Depth, Reason and Type: one GC each"),
+    ("net8_regions_recreated", "net8", 6,
+     ".NET 8's regions GC fires GCCreateSegment again for a region it hands out again and "
+     "never fires GCFreeSegment: a live segment created again is no error here"),
+    ("netcore3_no_segment_events", "netcore3", 3,
+     ".NET Core 3.1 fires no GCCreateSegment or GCFreeSegment"),
+    ("sampler_backoff", "net10", 6,
+     "the sample profiler's suspension (Count 0xFFFFFFFF) meets a GC's and backs off: "
+     "GCRestartEEBegin and GCRestartEEEnd before its GCSuspendEEEnd, the GC in between"),
+    ("nogc_region_gc_numbers", "net10", 6,
+     "a no-GC region takes a GC number with GCTriggered (Reason 1) and a GC suspension but "
+     "no GCStart: GC numbers have a gap and the next suspension's Count is one above"),
+)
 FAULT_GCS = (3, 6, 12, 24)     # the first that gcgen can place the fault in
 
 
@@ -273,6 +292,11 @@ def plan(gcgen, available):
                 description="a background GC with a foreground GC inside it (GCStart, GCStart, "
                             "GCEnd, GCEnd), the runtime suspended again after the background "
                             "GC began"))
+        for habit, prof, gcs, desc in RUNTIME_HABITS:
+            if c.home or (c.fmt == "etl" and prof.startswith("netfx")):
+                cases.append(Case("%s_runtime_%s" % (c.label, habit), "y", c,
+                                  ["--profile", prof, "--gcs", str(gcs)], profile=prof,
+                                  description=desc))
         for suffix, args, desc, *kw in c.variants:
             cases.append(Case("%s_%s" % (c.label, suffix), "y", c, args + ["--gcs", "3"],
                               description=desc, **(kw[0] if kw else {})))

@@ -95,6 +95,15 @@ int main(int argc, char **argv)
 	 * from its GCSuspendEEEnd to its GCRestartEEBegin. */
 	uint64_t sthr[MAXS], holder = 0;
 	int sstate[MAXS], nsthr = 0, held = 0, open_susp = 0;
+	/* A non-GC suspension (Count 0xFFFFFFFF) may back off before its
+	 * GCSuspendEEEnd (state 4: between its back-off's restart events). */
+	int snongc[MAXS];
+	/* GC numbers no-GC regions took since the latest GCStart (a Reason 1
+	 * suspension restarted with no GCStart), and whether the current GC
+	 * suspension has served a GC; the previous GCStart_V1's Count (the
+	 * Framework 4.5.2 writes each GC's GCStart_V1 and then _V2). */
+	uint64_t taken = 0, v1_count = (uint64_t)-1;
+	int gc_susp_open = 0, gc_susp_served = 0;
 	char first_err[256] = "";
 
 	if (argc < 2)
@@ -211,9 +220,14 @@ int main(int argc, char **argv)
 			if ((us = strstr(base, "_V")))
 				*us = 0;
 #define ERR(...) do { bad_order++; if (!first_err[0]) snprintf(first_err, sizeof first_err, __VA_ARGS__); } while (0)
-			if (!strcmp(base, "GCStart") && f) {
+			if (!strcmp(name, "GCStart_V2") && f && uget(f, "Count") == v1_count) {
+				v1_count = (uint64_t)-1; /* the V1's twin: the same GC */
+			} else if (!strcmp(base, "GCStart") && f) {
 				uint64_t c = uget(f, "Count"), ty = uget(f, "Type"), d = uget(f, "Depth");
 
+				v1_count = !strcmp(name, "GCStart_V1") ? c : (uint64_t)-1;
+				gc_susp_served = 1;
+				taken = 0;
 				if (c <= last_start)
 					ERR("event %lu: GCStart count %llu not increasing", nev - 1, (unsigned long long)c);
 				if (ngc == 1 && !(gc_type[0] == 1 && ty == 2))
@@ -249,7 +263,7 @@ int main(int argc, char **argv)
 				for (k = 0; k < (unsigned)nsthr && sthr[k] != t; k++)
 					;
 				if (k == (unsigned)nsthr && nsthr < MAXS)
-					sthr[nsthr] = t, sstate[nsthr++] = 0;
+					sthr[nsthr] = t, snongc[nsthr] = 0, sstate[nsthr++] = 0;
 				if (k < MAXS)
 					st = &sstate[k];
 				if (!st) {
@@ -259,10 +273,15 @@ int main(int argc, char **argv)
 						ERR("event %lu: nested suspension", nev - 1);
 					*st = 1;
 					open_susp++;
-					/* The runtime writes the GC index it had: the latest GCStart's. */
-					if (uget(f, "Reason") == 1 && get(f, "Count") && uget(f, "Count") != last_start)
+					snongc[k] = uget(f, "Count") == 0xFFFFFFFFu;
+					/* The runtime writes the GC index it had: the latest
+					 * GCStart's, or a no-GC region's after it. */
+					if (uget(f, "Reason") == 1 && get(f, "Count") &&
+					    uget(f, "Count") != last_start + taken)
 						ERR("event %lu: suspension count %llu, latest GC %llu", nev - 1,
 						    (unsigned long long)uget(f, "Count"), (unsigned long long)last_start);
+					if (uget(f, "Reason") == 1)
+						gc_susp_open = 1, gc_susp_served = 0;
 				} else if (!strcmp(base, "GCSuspendEEEnd")) {
 					if (*st != 1)
 						ERR("event %lu: SuspendEEEnd without begin", nev - 1);
@@ -270,10 +289,18 @@ int main(int argc, char **argv)
 						ERR("event %lu: SuspendEEEnd while thread %llu holds the runtime", nev - 1,
 						    (unsigned long long)holder);
 					*st = 2, held = 1, holder = t;
+				} else if (!strcmp(base, "GCRestartEEBegin") && *st == 1 && snongc[k]) {
+					*st = 4; /* backs off */
+				} else if (!strcmp(base, "GCRestartEEEnd") && *st == 4) {
+					*st = 1;
 				} else if (!strcmp(base, "GCRestartEEBegin")) {
 					if (*st != 2)
 						ERR("event %lu: restart without suspension", nev - 1);
 					*st = 3, held = 0;
+					if (t == holder && gc_susp_open && !gc_susp_served)
+						taken++;
+					if (t == holder && !snongc[k])
+						gc_susp_open = 0;
 				} else if (!strcmp(base, "GCRestartEEEnd")) {
 					if (*st != 3)
 						ERR("event %lu: RestartEEEnd without begin", nev - 1);

@@ -18,6 +18,7 @@ static struct { unsigned code; uint64_t event, offset; } rec[MAXREC];
 static size_t nrec;
 static int covered[GCSPEC_NDIAGS];
 static uint64_t nevents;
+static uint64_t ctx_gcs;  /* GCs the last run counted */
 
 static void sink(void *arg, const struct or_diag *d)
 {
@@ -51,6 +52,7 @@ static int run_len(const struct mb *m, size_t len)
 	ctx.diag.emit = sink;
 	ctx.on_event = count_events;
 	rc = or_run_file(&ctx, "test", f);
+	ctx_gcs = ctx.stats.gcs;
 	or_ctx_free(&ctx);
 	fclose(f);
 	return rc;
@@ -465,6 +467,50 @@ static void test_stream(void)
 	run(&m);
 	tap_ok(has(GCSPEC_DIAG_S009, 3) && nwith(GCSPEC_DIAG_S008) == 0,
 	       "S009 for another thread's GCSuspendEEEnd while a suspension holds the runtime");
+	/* A non-GC suspension (the sample profiler's) that meets a GC's backs
+	 * off inside SuspendEE and retries (a real .NET Core 3.0 trace). */
+	fresh(&m);
+	ev_thread = 2;
+	susp(&m, 0xFFFFFFFFu);                                  /* 0: the sampler */
+	ev_thread = 1;
+	susp(&m, 5);                                            /* 1: the GC waits */
+	ev_thread = 2;
+	clr_only(&m, GCSPEC_EV_GCRestartEEBegin_V1);            /* 2: backs off */
+	clr_only(&m, GCSPEC_EV_GCRestartEEEnd_V1);
+	ev_thread = 1;
+	clr_only(&m, GCSPEC_EV_GCSuspendEEEnd_V1);              /* 4: the GC has it */
+	gcstart(&m, 6, 0, 0);
+	gcend(&m, 6, 0);
+	clr_only(&m, GCSPEC_EV_GCRestartEEBegin_V1);
+	clr_only(&m, GCSPEC_EV_GCRestartEEEnd_V1);
+	ev_thread = 2;
+	clr_only(&m, GCSPEC_EV_GCRestartEEBegin_V1);            /* 9: backs off again */
+	clr_only(&m, GCSPEC_EV_GCRestartEEEnd_V1);
+	clr_only(&m, GCSPEC_EV_GCSuspendEEEnd_V1);              /* 11: has it */
+	clr_only(&m, GCSPEC_EV_GCRestartEEBegin_V1);
+	clr_only(&m, GCSPEC_EV_GCRestartEEEnd_V1);
+	ev_thread = 1;
+	run(&m);
+	tap_ok(nrec == 0,
+	       "a non-GC suspension backs off (GCRestartEEBegin/End before its GCSuspendEEEnd, twice) while a GC runs: clean");
+	fresh(&m);
+	susp(&m, 5);
+	clr_only(&m, GCSPEC_EV_GCRestartEEBegin_V1);            /* 1: a GC's never backs off */
+	clr_only(&m, GCSPEC_EV_GCRestartEEEnd_V1);
+	run(&m);
+	tap_ok(has(GCSPEC_DIAG_S010, 1),
+	       "S010 for a GC suspension's GCRestartEEBegin before its GCSuspendEEEnd");
+	fresh(&m);
+	susp(&m, 5);
+	clr_only(&m, GCSPEC_EV_GCSuspendEEEnd_V1);
+	ev_thread = 3;
+	clr_only(&m, GCSPEC_EV_GCRestartEEBegin_V1);            /* 2: neither holds nor attempts */
+	ev_thread = 1;
+	clr_only(&m, GCSPEC_EV_GCRestartEEBegin_V1);
+	clr_only(&m, GCSPEC_EV_GCRestartEEEnd_V1);
+	run(&m);
+	tap_ok(has(GCSPEC_DIAG_S010, 2) && nwith(GCSPEC_DIAG_S010) == 1 && nerrors() == 1,
+	       "S010 for a GCRestartEEBegin from a thread that neither holds the runtime nor attempts to suspend it");
 	fresh(&m);
 	clr_only(&m, GCSPEC_EV_GCRestartEEEnd_V1);
 	run(&m);
@@ -543,6 +589,67 @@ static void test_stream(void)
 	run(&m);
 	tap_ok(has(GCSPEC_DIAG_S017, 1) && !has(GCSPEC_DIAG_S018, 2) && has(GCSPEC_DIAG_S018, 3),
 	       "segments: S017 for a second create, S018 for a second free only");
+	/* .NET 8's regions GC creates a region again and never frees. */
+	fresh(&m);
+	p.n = 0;
+	pl_u64(&p, 0x1000); pl_u64(&p, 0x100); pl_u32(&p, 0); pl_u16(&p, 0);
+	ev(&m, GCSPEC_EV_GCCreateSegment_V1, &p);
+	ev(&m, GCSPEC_EV_GCCreateSegment_V1, &p);
+	ev(&m, GCSPEC_EV_GCCreateSegment_V1, &p);
+	run(&m);
+	tap_ok(nrec == 0, "segments: created again with no GCFreeSegment in the trace (a regions runtime): clean");
+	fresh(&m);
+	p.n = 0;
+	pl_u64(&p, 0x1000); pl_u64(&p, 0x100); pl_u32(&p, 0); pl_u16(&p, 0);
+	ev(&m, GCSPEC_EV_GCCreateSegment_V1, &p);
+	ev(&m, GCSPEC_EV_GCCreateSegment_V1, &p);  /* 1: held back */
+	p.n = 0;
+	pl_u64(&p, 0x2000); pl_u16(&p, 0);
+	ev(&m, GCSPEC_EV_GCFreeSegment_V1, &p);    /* 2: this runtime frees */
+	p.n = 0;
+	pl_u64(&p, 0x1000); pl_u64(&p, 0x100); pl_u32(&p, 0); pl_u16(&p, 0);
+	ev(&m, GCSPEC_EV_GCCreateSegment_V1, &p);  /* 3: at once */
+	run(&m);
+	tap_ok(has(GCSPEC_DIAG_S017, 1) && has(GCSPEC_DIAG_S017, 3) && nwith(GCSPEC_DIAG_S017) == 2,
+	       "segments: once the runtime shows a GCFreeSegment, re-creations before and after it are S017");
+	/* .NET Framework 4.5.2 fires GCStart_V1 and GCStart_V2 for each GC. */
+	fresh(&m);
+	for (uint32_t c = 1; c <= 2; c++) {
+		susp(&m, c - 1);
+		clr_only(&m, GCSPEC_EV_GCSuspendEEEnd_V1);
+		p.n = 0;
+		pl_u32(&p, c); pl_u32(&p, 1); pl_u32(&p, 1); pl_u32(&p, 0); pl_u16(&p, ev_clr);
+		ev(&m, GCSPEC_EV_GCStart_V1, &p);
+		gcstart(&m, c, 1, 0);
+		gcend(&m, c, 1);
+		clr_only(&m, GCSPEC_EV_GCRestartEEBegin_V1);
+		clr_only(&m, GCSPEC_EV_GCRestartEEEnd_V1);
+	}
+	tap_ok(run(&m) == 0 && nrec == 0 && ctx_gcs == 2,
+	       "GCStart_V1 then GCStart_V2 for the same GC (same thread and fields) is one GC: 2 GCs, no diagnostics");
+	fresh(&m);
+	p.n = 0;
+	pl_u32(&p, 1); pl_u32(&p, 1); pl_u32(&p, 1); pl_u32(&p, 0); pl_u16(&p, ev_clr);
+	ev(&m, GCSPEC_EV_GCStart_V1, &p);
+	gcstart(&m, 1, 0, 0);                      /* 1: another Depth */
+	gcend(&m, 1, 0);
+	gcstart(&m, 1, 0, 0);                      /* 3: V2 twice */
+	gcend(&m, 1, 0);
+	run(&m);
+	tap_ok(has(GCSPEC_DIAG_S007, 1) && has(GCSPEC_DIAG_S004, 1) && has(GCSPEC_DIAG_S007, 3),
+	       "a GCStart_V2 that differs from its GCStart_V1, or comes twice, is another GC (S004, S007)");
+	/* TryStartNoGCRegion takes a GC number with no GCStart. */
+	fresh(&m);
+	full_gc(&m, 1);
+	susp(&m, 1);                               /* 6: a GC suspension, no GC */
+	clr_only(&m, GCSPEC_EV_GCSuspendEEEnd_V1);
+	clr_only(&m, GCSPEC_EV_GCRestartEEBegin_V1);
+	clr_only(&m, GCSPEC_EV_GCRestartEEEnd_V1);
+	full_gc(&m, 3);                            /* 10: Count 2 above GC 1's */
+	susp(&m, 5);                               /* 16: two above */
+	run(&m);
+	tap_ok(!has(GCSPEC_DIAG_S012, 10) && has(GCSPEC_DIAG_S012, 16) && nwith(GCSPEC_DIAG_S012) == 1,
+	       "a GC number taken by a suspension that served no GC (a no-GC region) lets the next suspension's Count be one above; two above is S012");
 	fresh(&m);
 	p.n = 0;
 	pl_u64(&p, 0x50); pl_u64(&p, 0x60); pl_u32(&p, 1); pl_u32(&p, 0);
