@@ -2,7 +2,9 @@
  * reorder_test.c - the time-order window hands events on in exactly the
  * order a stable sort by timestamp gives (ties in file order), whatever the
  * threads' interleaving and when a thread's clock steps back; a partial
- * flush hands on the oldest events and loses or repeats none.
+ * flush hands on the oldest events and loses or repeats none. Each event
+ * keeps its own pointer size (threads of a 32-bit and a 64-bit process
+ * interleaved, as in a merged .etl), its class otherwise the same.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +14,7 @@
 
 #define MAXEV 20000
 
-struct ev { uint64_t ts, index, thread; uint32_t len; };
+struct ev { uint64_t ts, index, thread; uint32_t len; uint8_t psize; };
 
 static struct ev in[MAXEV], want[MAXEV];
 static uint64_t got[MAXEV];
@@ -37,7 +39,7 @@ static void collect(void *arg, const struct or_event *ev)
 		if (ev->payload[k] != payload_byte(ev->index, k))
 			nbad_payload++;
 	if (ev->payload_len != in[ev->index].len || ev->thread_id != in[ev->index].thread ||
-	    ev->timestamp != in[ev->index].ts)
+	    ev->timestamp != in[ev->index].ts || ev->pointer_size != in[ev->index].psize)
 		nbad_payload++;
 	if (ngot < MAXEV)
 		got[ngot++] = ev->index;
@@ -72,6 +74,7 @@ static size_t make(size_t n, unsigned threads, unsigned step, unsigned ties)
 				in[k].thread = 1000 + t * 17;
 				in[k].index = k;
 				in[k].len = (uint32_t)(rnd() % 40);
+				in[k].psize = t % 2 ? 4 : 8;
 				k++;
 			}
 		}
@@ -94,6 +97,7 @@ static void push(struct or_reorder *q, size_t i, int via_slot)
 	e.thread_id = in[i].thread;
 	e.payload = buf;
 	e.payload_len = in[i].len;
+	e.pointer_size = in[i].psize;
 	if (!via_slot) {
 		or_reorder_push(q, &e);
 		return;
@@ -125,7 +129,7 @@ static void whole(const char *what, size_t n, unsigned threads, unsigned step,
 		push(&q, i, via_slot);
 	or_reorder_flush(&q, collect, NULL);
 	tap_ok(same_as_sorted(n) && !nbad_payload,
-	       "%s: %zu events of %u threads come out in stable timestamp order, payloads intact",
+	       "%s: %zu events of %u threads come out in stable timestamp order, payloads and pointer sizes intact",
 	       what, n, threads);
 	/* The window is empty and reusable after a flush. */
 	ngot = 0;
