@@ -6,7 +6,8 @@ EXTRA_DIST += $(PEER_TESTS) tests/peers/traceevent/TraceEventPeer.csproj \
 	tests/peers/traceevent/Program.cs docs/peers.md \
 	examples/traceevent/TraceEventDecoder.csproj examples/traceevent/Program.cs
 CLEANFILES += tests/peers/traceevent_peer.log tests/peers/traceevent_peer.trs \
-	tests/peers/traceevent_accept.log tests/peers/traceevent_accept.trs
+	tests/peers/traceevent_accept.log tests/peers/traceevent_accept.trs \
+	tests/peers/te_findings.log tests/peers/te_findings.trs
 
 # Through automake's TAP driver, so the .trs counts in check-all's closing line.
 check-peers: all
@@ -19,16 +20,51 @@ check-peers: all
 		--log-file tests/peers/traceevent_accept.log --trs-file tests/peers/traceevent_accept.trs \
 		--color-tests no --enable-hard-errors yes --expect-failure no -- \
 		$(SHELL) $(srcdir)/tests/peers/traceevent_accept.sh
+	@$(AM_TESTS_ENVIRONMENT) $(LOG_DRIVER) --test-name tests/peers/te_findings.sh \
+		--log-file tests/peers/te_findings.log --trs-file tests/peers/te_findings.trs \
+		--color-tests no --enable-hard-errors yes --expect-failure no -- \
+		$(SHELL) $(srcdir)/tests/peers/te_findings.sh
 	@! grep -q '^:test-result: \(FAIL\|ERROR\|XPASS\)' tests/peers/traceevent_peer.trs \
-		tests/peers/traceevent_accept.trs
+		tests/peers/traceevent_accept.trs tests/peers/te_findings.trs
 CHECK_ALL_EXTRA += check-peers
 .PHONY: check-peers
+
+# The peer table (docs/peers.md, "The peer table"): every corpus case through every
+# peer reader and version here. `make peer-table` builds the .NET peers
+# (tests/peers/build_peers.sh), runs them all, isolated, into docs/peer-table.json
+# and renders docs/peer-table.md and .html from it; about half an hour on two
+# cores. PEER_TABLE_ARGS='--cases NAME,... --only PEER' reruns a part in place.
+# `make check` only checks that the pages are what the committed results give
+# and that the history the results show still holds (tests/peers/peer_table_check.py).
+PEER_TABLE_SRC = tests/peers/peers.py tests/peers/peer_table_run.py \
+	tests/peers/peer_table_render.py tests/peers/build_peers.sh tests/peers/history.tsv \
+	tests/peers/accepted/traceevent.tsv tests/peers/adapters/te_normalise.py \
+	tests/peers/adapters/bt2_adapter.py tests/peers/adapters/bt1_adapter.py \
+	tests/peers/adapters/dotnet_trace.sh tests/peers/adapters/traceevent/Program.cs \
+	tests/peers/adapters/traceevent/TraceEventAdapter.csproj
+PEER_TABLE_DOCS = docs/peer-table.json docs/peer-table.md docs/peer-table.html
+TESTS += tests/peers/peer_table_check.py
+EXTRA_DIST += $(PEER_TABLE_SRC) $(PEER_TABLE_DOCS) tests/peers/peer_table_check.py \
+	tests/peers/te_findings.sh
+PEER_TABLE_ARGS =
+
+peer-table: all
+	@$(MKDIR_P) tests/peers
+	top_srcdir=$(srcdir) $(SHELL) $(srcdir)/tests/peers/build_peers.sh
+	top_srcdir=$(srcdir) top_builddir=. nice -n 19 $(PYTHON3) $(srcdir)/tests/peers/peer_table_run.py \
+		$(PEER_TABLE_ARGS) $(srcdir)/docs/peer-table.json
+	$(MAKE) $(AM_MAKEFLAGS) peer-table-render
+peer-table-render:
+	$(PYTHON3) $(srcdir)/tests/peers/peer_table_render.py $(srcdir)/docs/peer-table.json \
+		$(srcdir)/docs/peer-table.md $(srcdir)/docs/peer-table.html
+.PHONY: peer-table peer-table-render
 
 clean-local: clean-local-peers
 clean-local-peers:
 	-rm -rf $(srcdir)/tests/peers/traceevent/bin $(srcdir)/tests/peers/traceevent/obj \
 		$(srcdir)/tests/peers/tecount/bin $(srcdir)/tests/peers/tecount/obj \
 		$(srcdir)/examples/traceevent/bin $(srcdir)/examples/traceevent/obj
+	-rm -rf tests/peers/te tests/peers/dotnet-trace tests/peers/dotnet-trace-*.log
 .PHONY: clean-local-peers
 
 # make bench: gcoracle side by side with TraceEvent (nettrace), babeltrace2

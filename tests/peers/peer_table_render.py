@@ -156,12 +156,12 @@ def markdown(doc, peers):
     w("Each row is a bug a peer fixed, the corpus case (and fault class) that exposes it, and "
       "that case's outcome in every version of the parser here; versions before the fix are "
       "marked *(before)*. `make check` (tests/peers/peer_table_check.py) requires from the "
-      "committed results that the case crashes in every version before the fix and in none "
-      "after it. The list: `tests/peers/history.tsv`.\n")
+      "committed results that the case crashes the last version before the fix and none "
+      "from the fix on. The list: `tests/peers/history.tsv`.\n")
     for parser, fixed, ref, what, case, fault, cells in history_rows(doc, peers, TOP):
         w(f"- **{parser} {fixed}**, {ref}: {what}. Fault class: {fault}. "
           + (f"Case `{case}`: " + ", ".join(f"{v}{' *(before)*' if b else ''} {o}" for v, b, o in cells)
-             if case else "No corpus case: the corpus cannot reach it.") + ".")
+             + "." if case else "No corpus case: the corpus cannot reach it."))
     w("")
     w("## Legend\n")
     w("| mark | meaning |")

@@ -70,8 +70,8 @@ def find_peers(top, build):
         v = cli_version(cli)
         found.append({
             "id": f"{cli}-cli-{v}", "parser": f"{parser} CLI", "version": v, "containers": ["ctf"],
-            "values": False, "note": f"`{cli} TRACE` (text output to /dev/null): accept/reject only",
-            "argv": lambda path, cli=cli: ["sh", "-c", '"$0" "$1" >/dev/null', cli, path]})
+            "values": False, "note": f"`{cli} TRACE` (its text output discarded): accept/reject only",
+            "argv": lambda path, cli=cli: [cli, path]})
         py = "/usr/bin/python3"
         if subprocess.run([py, "-c", f"import {mod}"], capture_output=True).returncode != 0:
             missing.append((f"{parser} Python", f"{py} cannot import {mod} (.ci/deps)"))
@@ -126,7 +126,7 @@ def load_accepted(top, peer):
 
 def difference_key(d):
     """(code, event base name, field) of a gcoracle compare difference."""
-    m = re.match(r"field (\S+)", d.get("message", "")) or re.match(r"(\w+):", d.get("message", ""))
+    m = re.match(r"field (\w+)", d.get("message", "")) or re.match(r"(\w+):", d.get("message", ""))
     return d["code"], re.sub(r"_V\d+$", "", d.get("name") or ""), m.group(1) if m else ""
 
 

@@ -13,9 +13,19 @@ tool=$1
 file=$2
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
-"$tool" convert --format speedscope -o "$tmp/out" "$file" >"$tmp/log" 2>&1
+# A copy: dotnet-trace writes its .etlx beside the input, and leaves it there when
+# the conversion fails; the corpus is not ours to write into.
+cp "$file" "$tmp/in.nettrace" || exit 2
+"$tool" convert --format speedscope -o "$tmp/out" "$tmp/in.nettrace" >"$tmp/log" 2>&1
 rc=$?
 cat "$tmp/log" >&2
+if [ "$rc" -gt 128 ]; then
+	# Killed by a signal (a stack overflow aborts the runtime): die of the same signal,
+	# so that the runner sees a crash, not an exit status.
+	rm -rf "$tmp"
+	trap - EXIT
+	kill -s "$(kill -l $((rc - 128)))" $$
+fi
 [ "$rc" -eq 0 ] || exit "$rc"
 if grep -q 'OutOfMemoryException' "$tmp/log"; then exit 71; fi
 if grep -Eq '(NullReference|IndexOutOfRange|ArgumentOutOfRange|InvalidCast|Overflow|DivideByZero|AccessViolation)Exception' "$tmp/log"; then exit 70; fi
