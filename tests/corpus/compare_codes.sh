@@ -91,9 +91,11 @@ checka() { # like check, with --accept "$work/acc"
 	fi
 }
 sed 's/"ClrInstanceID":8/"ClrInstanceID":9/' "$work/$Y" >"$work/clr9"
+# Every event of the case carries ClrInstanceID 8: each one is a difference.
+nclr=$(grep -o '"ClrInstanceID":8' "$work/$Y" | wc -l)
 acc 'value * ClrInstanceID a decoder that reads it wrong'
 checka "a value difference the accepted differences list passes" $Y "$work/clr9" 0 GC-K015
-grep -q '"message":"125 accepted: value \* ClrInstanceID ' "$work/got"
+grep -q "\"message\":\"$nclr accepted: value \\* ClrInstanceID " "$work/got"
 ok_line=$?; n=$((n + 1)); [ $ok_line = 0 ] && echo "ok $n - K015 counts them once per entry" || { echo "not ok $n - K015 counts"; fail=1; }
 acc 'value GCStart_V2 ClrInstanceID only this event'
 checka "differences the file does not list still fail" $Y "$work/clr9" 1 GC-K004
@@ -126,9 +128,10 @@ else echo "not ok $n - an entry without a reason"; fail=1; fi
 # The counts are true, --max says how many are shown, --json shows them all.
 n=$((n + 1))
 "$oracle" compare "$corpus/expect/$Y.cbor" "$work/clr9" >"$work/got"
-if grep -q '; 125 differences$' "$work/got" && [ "$(grep -c 'GC-K004' "$work/got")" = 40 ] &&
-   grep -q "^$Y: \.\.\. and 85 more differences (--max 0 shows all)" "$work/got"; then
-	echo "ok $n - 125 wrong fields: 125 counted, 40 shown, '... and 85 more'"
+if [ "$nclr" -gt 40 ] && grep -q "; $nclr differences\$" "$work/got" &&
+   [ "$(grep -c 'GC-K004' "$work/got")" = 40 ] &&
+   grep -q "^$Y: \.\.\. and $((nclr - 40)) more differences (--max 0 shows all)" "$work/got"; then
+	echo "ok $n - $nclr wrong fields: $nclr counted, 40 shown, '... and $((nclr - 40)) more'"
 else echo "not ok $n - counts and the more line"; tail -3 "$work/got" | sed 's/^/# /'; fail=1; fi
 n=$((n + 1))
 "$oracle" compare --max 0 "$corpus/expect/$Y.cbor" "$work/clr9" >"$work/got"
@@ -137,9 +140,9 @@ a=$(grep -c 'GC-K004' "$work/got")
 b=$(grep -c 'GC-K004' "$work/got")
 "$oracle" compare --json "$corpus/expect/$Y.cbor" "$work/clr9" >"$work/got"
 c=$(grep -c 'GC-K004' "$work/got")
-if [ "$a $b $c" = "125 7 125" ] && grep -q '"differences":125' "$work/got"; then
+if [ "$a $b $c" = "$nclr 7 $nclr" ] && grep -q "\"differences\":$nclr" "$work/got"; then
 	echo "ok $n - --max 0 shows all, --max 7 seven, --json all ($a $b $c)"
-else echo "not ok $n - --max 0/7 and --json show $a $b $c, not 125 7 125"; fail=1; fi
+else echo "not ok $n - --max 0/7 and --json show $a $b $c, not $nclr 7 $nclr"; fail=1; fi
 
 # A field difference says where: the event's byte offset (the one gcoracle
 # --json gives the event) and the field's place and width in the payload.
