@@ -71,6 +71,10 @@ struct gcspec_event {
 	int32_t fixed_size[2];
 	/* Smallest possible payload (empty strings, zero counts). */
 	int32_t min_size[2];
+	/* The runtime may write bytes of its own after the template (a raw
+	 * struct whose size depends on its build: docs/spec/errata.toml):
+	 * a longer payload is no GC-P002. */
+	uint8_t opaque_tail;
 };
 
 struct gcspec_map_value {

@@ -39,7 +39,7 @@ INTEGER_TYPES = {"UInt8", "UInt16", "UInt32", "UInt64", "Int8", "Int16",
 FIELD_KEYS = {"name", "type", "out", "map", "count", "length", "member_of",
               "layout"}
 EVENT_KEYS = {"symbol", "id", "version", "task", "opcode", "level", "keywords",
-              "template", "fields"}
+              "template", "fields", "opaque_tail"}
 SEVERITIES = {"note": 0, "warning": 1, "error": 2}
 
 
@@ -339,7 +339,8 @@ def emit_c(spec, outdir):
             f"{e['id']}, {e['task_value']}, {first}, {len(e['fields'])}, "
             f"{e['provider']}, {e['version']}, {e['opcode_value']}, {e['level']}, "
             f"{{ {e['fixed_size'][0]}, {e['fixed_size'][1]} }}, "
-            f"{{ {e['min_size'][0]}, {e['min_size'][1]} }} }},")
+            f"{{ {e['min_size'][0]}, {e['min_size'][1]} }}, "
+            f"{1 if e.get('opaque_tail') else 0} }},")
     for p in providers:
         max_id = max(e["id"] for e in p["events"])
         table = [-1] * ((max_id + 1) * max_versions)
@@ -439,6 +440,10 @@ def emit_docs(spec, srcdir, outdir):
                     f"level {LEVEL_NAMES[e['level']]} ({e['level']}); keywords "
                     f"{' | '.join(e['keywords']) or 'none'} (0x{e['keyword_mask']:x}); "
                     f"payload {size}.", ""]
+            if e.get("opaque_tail"):
+                out += ["The runtime may write bytes of its own after the template (an opaque "
+                        "tail: a raw struct of build-dependent size); a longer payload is no "
+                        "GC-P002.", ""]
             docs = by_event_docs.get(e["symbol"])
             out.append("Documented by: " + ("; ".join(docs) if docs else "no seed document") + ".")
             if by_event_errata.get(e["symbol"]):

@@ -370,7 +370,9 @@ OR_COLD static void misfit(struct dstate *d, int rc, uint32_t end)
 {
 	const struct gcspec_event *spec = d->spec;
 
-	if (rc == 0 && end < d->len) {
+	/* An opaque tail is the runtime's own (errata.toml: GCPerHeapHistory
+	 * from .NET Framework is a raw struct after the empty template). */
+	if (rc == 0 && end < d->len && !spec->opaque_tail) {
 		unsigned last = spec->nfields;
 		while (last > 0 && d->f[last - 1].is_member)
 			last--;

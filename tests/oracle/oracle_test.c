@@ -704,6 +704,18 @@ static void test_stream(void)
 	run(&m);
 	tap_ok(nwith(GCSPEC_DIAG_S023) == 0,
 	       "no S023 on thread id 0: the runtime writes it for several threads it no longer knows");
+	/* .NET Framework's private GCPerHeapHistory (id 4, version 2): its
+	 * gc_history_per_heap struct raw and a ClrInstanceID (E065). */
+	fresh(&m);
+	p.n = 0;
+	for (int i = 0; i < 233; i++) p.b[p.n++] = (unsigned char)i;
+	ev(&m, GCSPEC_EV_GCPerHeapHistory, &p);
+	p.n = 0;
+	pl_u16(&p, 0); pl_u16(&p, 0);
+	ev(&m, GCSPEC_EV_GCPerHeapHistory_V1, &p);
+	run(&m);
+	tap_ok(nwith(GCSPEC_DIAG_P002) == 1 && has(GCSPEC_DIAG_P002, 1),
+	       "GCPerHeapHistory's 233-byte Framework payload is its opaque tail (no P002); GCPerHeapHistory_V1 with 2 bytes over is P002");
 	fresh(&m);
 	mb_event(&m, 1, 4, NULL);
 	mb_event(&m, 1, 4, NULL);

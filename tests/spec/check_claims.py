@@ -256,6 +256,9 @@ def manifest_diffs(events, maps, describes):
     pseudo-document "manifest"."""
     diffs = []
     for sym, ev in events.items():
+        if ev.get("opaque_tail"):
+            diffs.append(Diff("manifest", sym, {"other"}, "payload: the runtime writes bytes "
+                              "of its own after the template (opaque_tail)", None))
         for sf in ev["fields"]:
             f = sf["name"]
             if sf.get("layout"):
