@@ -59,6 +59,10 @@ static class Program
             listener.Drain(TimeSpan.FromSeconds(5));
             written = listener.Count;
         }
+        // An attached client's session is flushed by the runtime's streaming thread, which 3.1
+        // does not run again at exit: the last GC's events would be lost to the file.
+        if (Environment.GetEnvironmentVariable("GCWORKLOAD_GO") is { Length: > 0 })
+            Thread.Sleep(1000);
         string summary =
             $"runtime={Environment.Version} rid={Rid()} server={GCSettings.IsServerGC} latency={GCSettings.LatencyMode} " +
             $"gcs={GC.CollectionCount(0)}/{GC.CollectionCount(1)}/{GC.CollectionCount(2)} events={written}";
