@@ -426,7 +426,8 @@ static void usage(FILE *f)
 	      "                                                    without one it is appended)\n"
 	      "Run a decoder on every corpus case, compare its JSON-lines output with the\n"
 	      "case's expectation (gcoracle compare), report TAP, JUnit XML and a summary.\n"
-	      "  --corpus DIR      the corpus (default $GCCONFORM_CORPUS, else " GCCONFORM_CORPUSDIR ")\n"
+	      "  --corpus DIR      the corpus (default $GCCONFORM_CORPUS, else the installed one:\n"
+	      "                    BIN/../share/gcconform/corpus, or " GCCONFORM_CORPUSDIR ")\n"
 	      "  --container LIST  nettrace,ctf,etl,model (cbor = model)\n"
 	      "  --prefix LIST     y_,n_,i_ (or y,n,i)\n"
 	      "  --case GLOB       case names matching GLOB (repeatable)\n"
@@ -476,6 +477,36 @@ static int list_cases(const char *corpus, struct dirent ***ents)
 	return scandir(dir, ents, NULL, alphasort);
 }
 
+/* $GCCONFORM_CORPUS; else the corpus installed beside this gcoracle
+ * (BIN/../share/gcconform/corpus: right after `make install prefix=OTHER`
+ * and under DESTDIR too); else the one configure named. */
+static const char *default_corpus(void)
+{
+	static char beside[4096];
+	const char *env = getenv("GCCONFORM_CORPUS");
+	ssize_t n;
+	char *slash;
+	struct stat st;
+
+	if (env && *env)
+		return env;
+	n = readlink("/proc/self/exe", beside, sizeof beside - 64);
+	if (n > 0) {
+		beside[n] = 0;
+		if ((slash = strrchr(beside, '/'))) {
+			strcpy(slash, "/../share/gcconform/corpus");
+			if (strlen(beside) + 8 < sizeof beside) {
+				char expect[4096];
+
+				snprintf(expect, sizeof expect, "%s/expect", beside);
+				if (stat(expect, &st) == 0 && S_ISDIR(st.st_mode))
+					return beside;
+			}
+		}
+	}
+	return GCCONFORM_CORPUSDIR;
+}
+
 int or_run_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -498,8 +529,7 @@ int or_run_main(int argc, char **argv)
 	r.lim.timeout = 60;
 	r.lim.memory_mb = 4096;
 	r.max = 20;
-	r.corpus = getenv("GCCONFORM_CORPUS") && *getenv("GCCONFORM_CORPUS")
-		? getenv("GCCONFORM_CORPUS") : GCCONFORM_CORPUSDIR;
+	r.corpus = default_corpus();
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
 		switch (opt) {

@@ -27,3 +27,10 @@ EXTRA_DIST += tests/corpus/real_parser_bugs.py docs/real-parser-bugs.md
 # (docs/real-runtime.md), and gcoracle accepts them.
 TESTS += tests/corpus/runtime_habits.py
 EXTRA_DIST += tests/corpus/runtime_habits.py
+
+# The worked examples of docs/using-the-corpus.md (Python; C# xUnit with
+# TraceEvent when dotnet is installed), run against gcconform installed; and
+# every snippet of the corpus docs, extracted and run.
+TESTS += tests/corpus/examples.sh tests/corpus/doc_snippets.py
+EXTRA_DIST += tests/corpus/examples.sh tests/corpus/doc_snippets.py examples/python/gcdec.py \
+	examples/traceevent-xunit/CorpusTests.csproj examples/traceevent-xunit/CorpusTests.cs

@@ -17,10 +17,10 @@ using Microsoft.Diagnostics.Tracing;
 using Microsoft.Diagnostics.Tracing.Parsers;
 using Microsoft.Diagnostics.Tracing.Parsers.Clr;
 
-static class Program
+public static class TraceEventDecoder
 {
     static readonly JsonWriterOptions Options = new() { Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping };
-    static Stream Out = Stream.Null;
+    [ThreadStatic] static Stream? Out;
 
     static int Main(string[] args)
     {
@@ -31,7 +31,15 @@ static class Program
         }
         using var stdout = Console.OpenStandardOutput();
         using var buffered = new BufferedStream(stdout, 1 << 16);
-        Out = buffered;
+        int rc = Decode(args[0], buffered);
+        buffered.Flush();
+        return rc;
+    }
+
+    // The JSON lines of one file into output; 0, or 1 when TraceEvent rejected it.
+    public static int Decode(string path, Stream output)
+    {
+        Out = output;
         Line(w =>
         {
             w.WriteString("type", "decoder");
@@ -43,7 +51,7 @@ static class Program
         int rc = 0;
         try
         {
-            using var source = new EventPipeEventSource(args[0]);
+            using var source = new EventPipeEventSource(path);
             // Subscribing makes TraceEvent parse the runtime's events with its templates.
             source.Clr.All += _ => { };
             new ClrPrivateTraceEventParser(source).All += _ => { };
@@ -56,7 +64,6 @@ static class Program
             Line(w => { w.WriteString("type", "error"); w.WriteString("message", ex.GetType().Name + ": " + ex.Message); });
             rc = 1;
         }
-        buffered.Flush();
         return rc;
     }
 
@@ -100,7 +107,7 @@ static class Program
             w.WriteEndObject();
         }
         line.WriteByte((byte)'\n');
-        line.WriteTo(Out);
+        line.WriteTo(Out!);
     }
 
     // Integers exactly (never through a double), enums as their numbers, byte arrays as hex.
