@@ -20,16 +20,19 @@
  * differences are held back until the diagnostics are known, because an
  * i_ case the decoder rejected is not compared event by event.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "accept.h"
 #include "compare.h"
+#include "compare_locate.h"
 #include "diag.h"
 
-#define MAX_SHOWN 40          /* differences printed per case; all are counted */
+#define MAX_SHOWN 40          /* differences printed per case by default; all are counted */
 #define MAX_LINE (64u << 20)  /* longest decoder output line read */
 
 enum reach { R_CONTAINER = 1, R_PAYLOAD = 2, R_VALUE = 4, R_STREAM = 8, R_UNKNOWN = 16,
@@ -52,11 +55,14 @@ struct adiag {                /* a diagnostic the decoder reported */
 	 * it, which is what expectations of those containers give. */
 	char file[64];
 	uint64_t file_offset;
+	char msg[160];            /* the decoder's message, escaped; "" without one */
 };
 
 struct held {                 /* a difference, printed after the verdict */
 	unsigned code;
+	int kind;                 /* the enum ac_kind that would accept it, or -1 */
 	uint64_t event;
+	char field[64];
 	char msg[400];
 };
 
@@ -64,9 +70,11 @@ struct cmp {
 	const char *case_name, *cls, *format;
 	struct cv *ecase, *edoc;
 	const struct cv *events, *ediags;
+	char trace[4096];          /* the case's trace file, to locate differences in */
 	struct decl d;
 	int json, quiet, all_events;
-	uint64_t max_shown;        /* differences printed (held: 4 times as many) */
+	unsigned max;              /* differences printed in text mode; 0: all */
+	struct ac_list *ac;        /* accepted differences, or NULL */
 	FILE *out;
 	/* the decoder's output */
 	uint8_t *seen;             /* per expected event */
@@ -75,35 +83,46 @@ struct cmp {
 	int no_ts, no_thread, no_provider;
 	struct adiag *ad;
 	size_t nad, capad;
-	struct held *held;
-	size_t nheld, capheld;
-	uint64_t differences, notes, held_total;
+	FILE *held;                /* event differences until the verdict (a temporary file,
+				      so that memory stays flat however many there are) */
+	uint64_t differences, notes, held_total, held_lost, shown, accepted;
+	int not_json;              /* the output is not JSON lines at all */
+	int rejection_accepted;
 	struct or_diag_sink sink;
 };
 
 /* --- reporting -------------------------------------------------------------- */
 
-static void put(struct cmp *c, unsigned code, uint64_t event, const char *fmt, ...)
-	OR_PRINTF(4, 5);
-
-static void put(struct cmp *c, unsigned code, uint64_t event, const char *fmt, ...)
+/* Text from the decoder, made safe for a terminal: control bytes and DEL as
+ * \xNN (UTF-8 above them passes). */
+static const char *safe(char *buf, size_t n, const char *s)
 {
-	char msg[600];
-	va_list ap;
+	size_t k = 0;
+
+	for (; s && *s && k + 5 < n; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch < 0x20 || ch == 0x7f)
+			k += (size_t)snprintf(buf + k, n - k, "\\x%02x", ch);
+		else
+			buf[k++] = (char)ch;
+	}
+	if (s && *s && n > 4) {
+		k = k + 4 > n ? n - 4 : k;
+		memcpy(buf + k, "...", 3);
+		k += 3;
+	}
+	buf[k] = 0;
+	return buf;
+}
+
+static void emit(struct cmp *c, unsigned code, uint64_t event, int kind, const char *field,
+		 const char *msg)
+{
 	const struct cv *ev = event != OR_NO_EVENT && c->events && event < c->events->n
 		? &c->events->item[event] : NULL;
 	const char *name = cv_text(cv_get(ev, "name"), "");
 
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	if (gcspec_diags[code].severity == GCSPEC_ERROR)
-		c->differences++;
-	else
-		c->notes++;
-	or_report_to(&c->sink, code, event, 0, *name ? name : NULL, "%s", msg);
-	if (gcspec_diags[code].severity == GCSPEC_ERROR && c->differences > c->max_shown)
-		return;
 	if (c->json) {
 		fputs("{\"type\":\"diag\",\"case\":", c->out);
 		cf_json_string(c->out, c->case_name, strlen(c->case_name));
@@ -117,6 +136,13 @@ static void put(struct cmp *c, unsigned code, uint64_t event, const char *fmt, .
 		cf_json_string(c->out, name, strlen(name));
 		fputs(",\"message\":", c->out);
 		cf_json_string(c->out, msg, strlen(msg));
+		if (kind >= 0) {
+			/* The accepted-differences entry that would let it through. */
+			fprintf(c->out, ",\"accept\":{\"kind\":\"%s\",\"field\":",
+				ac_kind_name((enum ac_kind)kind));
+			cf_json_string(c->out, field, strlen(field));
+			fputc('}', c->out);
+		}
 		fputs("}\n", c->out);
 	} else if (!c->quiet || gcspec_diags[code].severity == GCSPEC_ERROR) {
 		fprintf(c->out, "%s: %s %s: ", c->case_name, gcspec_diags[code].code,
@@ -128,32 +154,92 @@ static void put(struct cmp *c, unsigned code, uint64_t event, const char *fmt, .
 	}
 }
 
-/* An event difference, held until the verdict on rejection is known. */
-static void hold(struct cmp *c, unsigned code, uint64_t event, const char *fmt, ...)
+/* A diagnostic: counted always; an error printed while fewer than --max have
+ * been (all of them with --json or --max 0). */
+static void vput(struct cmp *c, unsigned code, uint64_t event, int kind, const char *field,
+		 const char *fmt, va_list ap)
+{
+	char msg[600];
+	const struct cv *ev = event != OR_NO_EVENT && c->events && event < c->events->n
+		? &c->events->item[event] : NULL;
+	const char *name = cv_text(cv_get(ev, "name"), "");
+
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	if (gcspec_diags[code].severity == GCSPEC_ERROR)
+		c->differences++;
+	else
+		c->notes++;
+	or_report_to(&c->sink, code, event, 0, *name ? name : NULL, "%s", msg);
+	if (gcspec_diags[code].severity == GCSPEC_ERROR) {
+		if (!c->json && c->max && c->shown >= c->max)
+			return;
+		c->shown++;
+	}
+	emit(c, code, event, kind, field, msg);
+}
+
+static void put(struct cmp *c, unsigned code, uint64_t event, const char *fmt, ...)
 	OR_PRINTF(4, 5);
 
-static void hold(struct cmp *c, unsigned code, uint64_t event, const char *fmt, ...)
+static void put(struct cmp *c, unsigned code, uint64_t event, const char *fmt, ...)
 {
 	va_list ap;
 
-	c->held_total++;
-	if (c->nheld == c->capheld) {
-		size_t cap = c->capheld ? c->capheld * 2 : 32;
-		struct held *h;
-
-		if (c->nheld >= 4 * c->max_shown)
-			return; /* enough to say why; the rest are counted */
-		if (!(h = realloc(c->held, cap * sizeof *h)))
-			return;
-		c->held = h;
-		c->capheld = cap;
-	}
-	c->held[c->nheld].code = code;
-	c->held[c->nheld].event = event;
 	va_start(ap, fmt);
-	vsnprintf(c->held[c->nheld].msg, sizeof c->held[0].msg, fmt, ap);
+	vput(c, code, event, -1, "", fmt, ap);
 	va_end(ap);
-	c->nheld++;
+}
+
+/* A difference an accepted-differences entry of this kind could accept. */
+static void put_k(struct cmp *c, unsigned code, uint64_t event, int kind, const char *field,
+		  const char *fmt, ...) OR_PRINTF(6, 7);
+
+static void put_k(struct cmp *c, unsigned code, uint64_t event, int kind, const char *field,
+		  const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vput(c, code, event, kind, field, fmt, ap);
+	va_end(ap);
+}
+
+/* Is this difference one the accepted-differences file lists? */
+static int accepted(struct cmp *c, enum ac_kind kind, const char *event, const char *field)
+{
+	if (!c->ac || !ac_accept(c->ac, kind, event, field))
+		return 0;
+	c->accepted++;
+	return 1;
+}
+
+/* An event difference, held until the verdict on rejection is known; kind
+ * and field: the accepted-differences entry that would accept it (kind -1:
+ * none can). */
+static void hold(struct cmp *c, unsigned code, uint64_t event, int kind, const char *field,
+		 const char *fmt, ...) OR_PRINTF(6, 7);
+
+static void hold(struct cmp *c, unsigned code, uint64_t event, int kind, const char *field,
+		 const char *fmt, ...)
+{
+	struct held h;
+	va_list ap;
+
+	c->held_total++;
+	memset(&h, 0, sizeof h);
+	h.code = code;
+	h.kind = kind;
+	h.event = event;
+	snprintf(h.field, sizeof h.field, "%s", field);
+	va_start(ap, fmt);
+	vsnprintf(h.msg, sizeof h.msg, fmt, ap);
+	va_end(ap);
+	if (!c->held && !(c->held = tmpfile())) {
+		c->held_lost++;
+		return;
+	}
+	if (fwrite(&h, sizeof h, 1, c->held) != 1)
+		c->held_lost++;
 }
 
 /* --- the expectation -------------------------------------------------------- */
@@ -229,6 +315,17 @@ static int load_case(struct cmp *c, const char *path, const char *root)
 	c->format = cv_text(cv_get(c->ecase, "format"), "");
 	c->ediags = cv_get(c->ecase, "diagnostics");
 	events = cv_text(cv_get(c->ecase, "events"), NULL);
+	{
+		const char *file = cv_text(cv_get(c->ecase, "file"), "");
+		const char *slash = strrchr(path, '/');
+		int dir = slash ? (int)(slash - path) : 0;
+
+		if (root)
+			snprintf(c->trace, sizeof c->trace, "%s/%s", root, file);
+		else
+			snprintf(c->trace, sizeof c->trace, "%.*s%s../%s", dir, path, slash ? "/" : "",
+				 file);
+	}
 	if (events) {
 		char full[4096];
 
@@ -348,40 +445,88 @@ static int take_decl(struct cmp *c, struct cv *line)
 
 /* --- events -------------------------------------------------------------------- */
 
+/* Is a the signed view of the unsigned e: the same bits at width 8, 16, 32
+ * or 64 (a = e - 2^w)? */
+static int signed_view(const struct cv *e, const struct cv *a)
+{
+	uint64_t sum;
+
+	if (e->kind != CV_UINT || a->kind != CV_NEG)
+		return 0;
+	sum = e->u + a->u + 1; /* e + |a|, modulo 2^64 */
+	if (sum == 0)
+		return e->u != 0;
+	return sum == 1u << 8 || sum == 1u << 16 || sum == 1ull << 32;
+}
+
+/* Does any version of this event (same base name) define a field so named? */
+static int field_of_other_version(const struct gcspec_event *sp, const char *name)
+{
+	for (unsigned i = 0; i < GCSPEC_NEVENTS; i++) {
+		const struct gcspec_event *o = &gcspec_events[i];
+		const struct gcspec_field *f = gcspec_event_fields(o);
+
+		if (o == sp || strcmp(o->name, sp->name) != 0)
+			continue;
+		for (unsigned j = 0; j < o->nfields; j++)
+			if (!f[j].is_member && strcmp(f[j].name, name) == 0)
+				return 1;
+	}
+	return 0;
+}
+
 static void compare_fields(struct cmp *c, uint64_t idx, const struct gcspec_event *sp,
 			   const struct cv *ef, const struct cv *af)
 {
 	const struct gcspec_field *f = gcspec_event_fields(sp);
-	char ebuf[160], abuf[160];
+	const char *sym = sp->symbol;
+	char ebuf[160], abuf[160], kbuf[100];
 
 	if (!af || af->kind != CV_MAP) {
-		hold(c, GCSPEC_DIAG_K005, idx, "no fields: the event-version is supported but its "
-		     "fields were not printed");
+		if (!accepted(c, AC_MISSING_EVENT, sym, NULL))
+			hold(c, GCSPEC_DIAG_K005, idx, AC_MISSING_EVENT, "-", "no fields: the event-version is supported but "
+			     "its fields were not printed");
 		return;
 	}
 	for (unsigned i = 0; i < sp->nfields; i++) {
 		const struct cv *e, *a;
+		const struct ac_entry *alias = NULL;
+		char shown[140];
 
 		if (f[i].is_member || !(e = cv_get(ef, f[i].name)))
 			continue;
 		c->fields++;
-		if (!(a = cv_get(af, f[i].name))) {
-			hold(c, GCSPEC_DIAG_K005, idx, "field %s is missing (expected %s)", f[i].name,
-			     cf_text(ebuf, sizeof ebuf, &f[i], e));
+		if (!(a = cv_get(af, f[i].name)) && c->ac &&
+		    (alias = ac_alias(c->ac, sym, f[i].name)) && (a = cv_get(af, alias->alias)))
+			c->accepted += ac_hit(c->ac, alias);
+		if (alias && a)
+			snprintf(shown, sizeof shown, "%s (printed as %s)", f[i].name, alias->alias);
+		else
+			snprintf(shown, sizeof shown, "%s", f[i].name);
+		if (!a) {
+			if (!accepted(c, AC_MISSING_FIELD, sym, f[i].name))
+				hold(c, GCSPEC_DIAG_K005, idx, AC_MISSING_FIELD, f[i].name,
+				     "field %s is missing (expected %s)", f[i].name,
+				     cf_text(ebuf, sizeof ebuf, &f[i], e));
 			continue;
 		}
 		if (f[i].type != GCSPEC_STRUCT) {
-			if (!cf_same(&f[i], e, a))
-				hold(c, GCSPEC_DIAG_K004, idx, "field %s: expected %s, got %s", f[i].name,
-				     cf_text(ebuf, sizeof ebuf, &f[i], e),
-				     cf_text(abuf, sizeof abuf, NULL, a));
+			int kind = signed_view(e, a) ? AC_SIGNED_VIEW : AC_VALUE;
+
+			if (cf_same(&f[i], e, a) || accepted(c, kind, sym, f[i].name))
+				continue;
+			hold(c, GCSPEC_DIAG_K004, idx, kind, f[i].name, "field %s: expected %s, got %s", shown,
+			     cf_text(ebuf, sizeof ebuf, &f[i], e), cf_text(abuf, sizeof abuf, NULL, a));
 			continue;
 		}
 		if (e->kind != CV_ARRAY || a->kind != CV_ARRAY || e->n != a->n) {
+			if (accepted(c, AC_VALUE, sym, f[i].name))
+				continue;
 			if (a->kind == CV_ARRAY)
 				snprintf(abuf, sizeof abuf, "%zu", a->n);
-			hold(c, GCSPEC_DIAG_K004, idx, "field %s: expected %zu elements, got %s",
-			     f[i].name, e->kind == CV_ARRAY ? e->n : 0,
+			hold(c, GCSPEC_DIAG_K004, idx, AC_VALUE, f[i].name,
+			     "field %s: expected %zu elements, got %s",
+			     shown, e->kind == CV_ARRAY ? e->n : 0,
 			     a->kind == CV_ARRAY ? abuf : "no array");
 			continue;
 		}
@@ -392,24 +537,37 @@ static void compare_fields(struct cmp *c, uint64_t idx, const struct gcspec_even
 
 				if (!em)
 					continue;
-				if (!am)
-					hold(c, GCSPEC_DIAG_K005, idx, "field %s[%zu].%s is missing",
-					     f[i].name, r, f[i + k].name);
-				else if (!cf_same(&f[i + k], em, am))
-					hold(c, GCSPEC_DIAG_K004, idx, "field %s[%zu].%s: expected %s, got %s",
-					     f[i].name, r, f[i + k].name,
+				if (!am) {
+					if (!accepted(c, AC_MISSING_FIELD, sym, f[i].name))
+						hold(c, GCSPEC_DIAG_K005, idx, AC_MISSING_FIELD,
+						     f[i].name, "field %s[%zu].%s is missing",
+						     shown, r, f[i + k].name);
+				} else if (!cf_same(&f[i + k], em, am) &&
+					   !accepted(c, signed_view(em, am) ? AC_SIGNED_VIEW : AC_VALUE, sym,
+						     f[i].name)) {
+					hold(c, GCSPEC_DIAG_K004, idx,
+					     signed_view(em, am) ? AC_SIGNED_VIEW : AC_VALUE, f[i].name,
+					     "field %s[%zu].%s: expected %s, got %s",
+					     shown, r, f[i + k].name,
 					     cf_text(ebuf, sizeof ebuf, &f[i + k], em),
 					     cf_text(abuf, sizeof abuf, NULL, am));
+				}
 			}
 	}
 	for (size_t i = 0; i < af->n; i++) {
 		const char *k = cv_text(&af->item[2 * i], "");
-		int known = 0;
+		int known = 0, kind;
 
 		for (unsigned j = 0; j < sp->nfields && !known; j++)
 			known = !f[j].is_member && strcmp(f[j].name, k) == 0;
-		if (!known)
-			hold(c, GCSPEC_DIAG_K006, idx, "field %s is not a field of %s", k, sp->symbol);
+		if (known || (c->ac && ac_is_alias(c->ac, sym, k)))
+			continue;
+		kind = field_of_other_version(sp, k) ? AC_ABSENT_FIELD : AC_COMPUTED;
+		if (accepted(c, kind, sym, k))
+			continue;
+		hold(c, GCSPEC_DIAG_K006, idx, kind, safe(kbuf, sizeof kbuf, k),
+		     "field %s is not a field of %s",
+		     safe(kbuf, sizeof kbuf, k), sym);
 	}
 }
 
@@ -426,7 +584,7 @@ static void header_uint(struct cmp *c, uint64_t idx, const struct cv *e, const s
 	if (!ev || !cf_same(NULL, ev, av)) {
 		char eb[64], ab[64];
 
-		hold(c, GCSPEC_DIAG_K003, idx, "%s: expected %s, got %s", key,
+		hold(c, GCSPEC_DIAG_K003, idx, -1, "", "%s: expected %s, got %s", key,
 		     ev ? cf_text(eb, sizeof eb, NULL, ev) : "none", cf_text(ab, sizeof ab, NULL, av));
 	}
 }
@@ -438,6 +596,7 @@ static void take_event(struct cmp *c, const struct cv *a)
 	const char *ename, *aname;
 	const struct gcspec_event *sp;
 	int supported;
+	char sbuf[120];
 
 	c->ordinal++;
 	c->nactual++;
@@ -449,12 +608,12 @@ static void take_event(struct cmp *c, const struct cv *a)
 	if (!c->events)
 		return; /* the case's events are not compared */
 	if (idx >= c->events->n) {
-		hold(c, GCSPEC_DIAG_K002, idx, "the case holds %zu events; this one is extra",
+		hold(c, GCSPEC_DIAG_K002, idx, -1, "", "the case holds %zu events; this one is extra",
 		     c->events->n);
 		return;
 	}
 	if (c->seen[idx]) {
-		hold(c, GCSPEC_DIAG_K002, idx, "printed twice");
+		hold(c, GCSPEC_DIAG_K002, idx, -1, "", "printed twice");
 		return;
 	}
 	c->seen[idx] = 1;
@@ -469,11 +628,14 @@ static void take_event(struct cmp *c, const struct cv *a)
 	if (!cv_get(a, "provider"))
 		c->no_provider = 1;
 	else if (strcmp(cv_text(cv_get(a, "provider"), ""), cv_text(cv_get(e, "provider"), "")))
-		hold(c, GCSPEC_DIAG_K003, idx, "provider: expected %s, got %s",
-		     cv_text(cv_get(e, "provider"), ""), cv_text(cv_get(a, "provider"), "(not text)"));
+		hold(c, GCSPEC_DIAG_K003, idx, -1, "", "provider: expected %s, got %s",
+		     cv_text(cv_get(e, "provider"), ""),
+		     safe(sbuf, sizeof sbuf, cv_text(cv_get(a, "provider"), "(not text)")));
 	aname = cv_text(cv_get(a, "name"), NULL);
-	if (aname && *ename && supported && strcmp(aname, ename) != 0)
-		hold(c, GCSPEC_DIAG_K003, idx, "name: expected %s, got \"%s\"", ename, aname);
+	if (aname && *ename && supported && strcmp(aname, ename) != 0 &&
+	    !accepted(c, AC_NAME, ename, NULL))
+		hold(c, GCSPEC_DIAG_K003, idx, AC_NAME, "-", "name: expected %s, got \"%s\"", ename,
+		     safe(sbuf, sizeof sbuf, aname));
 	if (!supported) {
 		c->unsupported[sp ? sp - gcspec_events : GCSPEC_NEVENTS]++;
 		c->unsupported_events++;
@@ -523,6 +685,7 @@ static void take_diag(struct cmp *c, const struct cv *a, int is_error_line)
 		snprintf(d->file, sizeof d->file, "%s", cv_text(cv_get(a, "file"), ""));
 		d->file_offset = cv_get(a, "file_offset")->u;
 	}
+	safe(d->msg, sizeof d->msg, cv_text(cv_get(a, "message"), ""));
 }
 
 static int code_matches(const char *want, const char *got)
@@ -657,9 +820,9 @@ static int judge_diags(struct cmp *c, int report)
 static void report_unlisted(struct cmp *c)
 {
 	size_t nw = c->ediags && c->ediags->kind == CV_ARRAY ? c->ediags->n : 0;
-	unsigned shown = 0;
+	char at[40];
 
-	for (size_t k = 0; k < c->nad && shown < 10; k++) {
+	for (size_t k = 0; k < c->nad; k++) {
 		size_t i;
 
 		if (!c->ad[k].error)
@@ -673,15 +836,13 @@ static void report_unlisted(struct cmp *c)
 		}
 		if (c->d.codes && i < nw)
 			continue;
-		shown++;
-		if (c->ad[k].has_event)
-			put(c, GCSPEC_DIAG_K008, c->ad[k].event, "%s%serror reported, which the case "
-			    "does not allow", c->ad[k].code, *c->ad[k].code ? " " : "");
-		else
-			put(c, GCSPEC_DIAG_K008, OR_NO_EVENT, "%s%serror reported%s%" PRIu64 ", which "
-			    "the case does not allow", c->ad[k].code, *c->ad[k].code ? " " : "",
-			    c->ad[k].has_offset ? " at byte " : "", c->ad[k].has_offset
-			    ? c->ad[k].offset : 0);
+		at[0] = 0;
+		if (!c->ad[k].has_event && c->ad[k].has_offset)
+			snprintf(at, sizeof at, " at byte %" PRIu64, c->ad[k].offset);
+		put_k(c, GCSPEC_DIAG_K008, c->ad[k].has_event ? c->ad[k].event : OR_NO_EVENT,
+		    *c->cls == 'y' ? AC_REJECTS : -1, "-", "%s%serror reported%s, which the case does not allow%s%s%s", c->ad[k].code,
+		    *c->ad[k].code ? " " : "", at, *c->ad[k].msg ? ": \"" : "", c->ad[k].msg,
+		    *c->ad[k].msg ? "\"" : "");
 	}
 }
 
@@ -719,6 +880,45 @@ static ssize_t read_line(FILE *in, char **line, size_t *cap, int *too_long)
 	return (ssize_t)n;
 }
 
+static int cmp_key(const void *a, const void *b)
+{
+	const struct cv *x = *(const struct cv *const *)a, *y = *(const struct cv *const *)b;
+
+	return strcmp(cv_text(x, ""), cv_text(y, ""));
+}
+
+/* The first key a map of v (at any depth) holds twice, or NULL. JSON allows
+ * them, but which one a reader keeps is up to it: a decoder must not print
+ * them. Sorting keeps a hostile line of a million keys cheap. */
+static const char *duplicate_key(const struct cv *v)
+{
+	const char *dup = NULL;
+
+	if (v->kind == CV_ARRAY) {
+		for (size_t i = 0; i < v->n && !dup; i++)
+			dup = duplicate_key(&v->item[i]);
+		return dup;
+	}
+	if (v->kind != CV_MAP || v->n < 2)
+		return v->kind == CV_MAP && v->n ? duplicate_key(&v->item[1]) : NULL;
+	{
+		const struct cv **k = malloc(v->n * sizeof *k);
+
+		if (!k)
+			return NULL;
+		for (size_t i = 0; i < v->n; i++)
+			k[i] = &v->item[2 * i];
+		qsort(k, v->n, sizeof *k, cmp_key);
+		for (size_t i = 1; i < v->n && !dup; i++)
+			if (cmp_key(&k[i - 1], &k[i]) == 0)
+				dup = cv_text(k[i], "");
+		free(k);
+	}
+	for (size_t i = 0; i < v->n && !dup; i++)
+		dup = duplicate_key(&v->item[2 * i + 1]);
+	return dup;
+}
+
 static int read_actual(struct cmp *c, FILE *in)
 {
 	char *line = NULL;
@@ -740,13 +940,39 @@ static int read_actual(struct cmp *c, FILE *in)
 		}
 		while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
 			n--;
+		if (n)
+			line[n] = 0; /* read_line leaves room for it */
 		if (!n)
 			continue;
 		if (!(v = cv_parse_json(line, (size_t)n, err, sizeof err)) || v->kind != CV_MAP) {
+			if (!c->nactual && !c->d.given && !c->nad && !c->differences) {
+				/* Not one JSON line yet: not JSON lines at all (a crash
+				 * message, a text report), one diagnostic, not one per line. */
+				char sb[80];
+
+				put(c, GCSPEC_DIAG_K017, OR_NO_EVENT, "the decoder's output is not JSON "
+				    "lines: line %" PRIu64 " (\"%s\"): %s", lineno,
+				    safe(sb, sizeof sb, line), v ? "not a JSON object" : err);
+				cv_free(v);
+				c->not_json = 1;
+				free(line);
+				return 0;
+			}
 			put(c, GCSPEC_DIAG_K012, OR_NO_EVENT, "line %" PRIu64 ": %s", lineno,
 			    v ? "not a JSON object" : err);
 			cv_free(v);
 			continue;
+		}
+		{
+			const char *dup = duplicate_key(v);
+			char kb[80];
+
+			if (dup) {
+				put(c, GCSPEC_DIAG_K016, OR_NO_EVENT, "line %" PRIu64 ": key \"%s\" "
+				    "appears twice in one object", lineno, safe(kb, sizeof kb, dup));
+				cv_free(v);
+				continue;
+			}
 		}
 		type = cv_text(cv_get(v, "type"), "");
 		if (strcmp(type, "event") == 0)
@@ -774,6 +1000,73 @@ static int read_actual(struct cmp *c, FILE *in)
 	return ferror(in) ? -1 : 0;
 }
 
+static int is_field_difference(const struct held *h)
+{
+	return (h->code == GCSPEC_DIAG_K004 || h->code == GCSPEC_DIAG_K005) && h->field[0] &&
+	       strcmp(h->field, "-") != 0;
+}
+
+/* The places of the events with field differences, from the case's trace. */
+static struct cl_locs *locate(struct cmp *c)
+{
+	uint8_t *want;
+	struct held h;
+	struct cl_locs *l = NULL;
+	int any = 0;
+
+	if (!c->events || !c->held || !(want = calloc(c->events->n + 1, 1)))
+		return NULL;
+	rewind(c->held);
+	while (fread(&h, sizeof h, 1, c->held) == 1)
+		if (is_field_difference(&h) && h.event < c->events->n)
+			any = want[h.event] = 1;
+	if (any)
+		l = cl_locate(c->trace, want, c->events->n);
+	free(want);
+	return l;
+}
+
+/* The held event differences, now that they count; each field difference
+ * with the event's byte offset and the field's place in the payload. */
+static void replay_held(struct cmp *c)
+{
+	struct cl_locs *l = locate(c);
+	struct held h;
+
+	if (c->held) {
+		rewind(c->held);
+		while (fread(&h, sizeof h, 1, c->held) == 1) {
+			uint64_t at;
+			uint32_t off, len;
+
+			if (is_field_difference(&h) && cl_field(l, h.event, h.field, &at, &off, &len) == 0)
+				put_k(c, h.code, h.event, h.kind, h.field, "%s [event at byte %" PRIu64
+				      ", field at payload +%" PRIu32 ", %" PRIu32 " bytes]", h.msg, at, off,
+				      len);
+			else
+				put_k(c, h.code, h.event, h.kind, h.field, "%s", h.msg);
+		}
+	}
+	cl_free(l);
+	if (c->held_lost)
+		put(c, GCSPEC_DIAG_K004, OR_NO_EVENT, "%" PRIu64 " more event differences (no room "
+		    "to keep their text)", c->held_lost);
+}
+
+/* Which accepted differences this case had, one line per entry. */
+static void report_accepted(struct cmp *c)
+{
+	for (size_t i = 0; c->ac && i < c->ac->n; i++) {
+		const struct ac_entry *e = &c->ac->e[i];
+
+		if (e->case_hits)
+			put(c, GCSPEC_DIAG_K015, OR_NO_EVENT, "%" PRIu64 " accepted: %s %s %s%s%s "
+			    "(%s:%u): %s", e->case_hits, ac_kind_name(e->kind), e->event, e->field,
+			    e->alias ? "=" : "", e->alias ? e->alias : "", c->ac->path, e->line,
+			    e->reason);
+	}
+}
+
 static void verdict(struct cmp *c)
 {
 	int rejected = judge_diags(c, 0), i_rejected = rejected && *c->cls == 'i';
@@ -781,7 +1074,11 @@ static void verdict(struct cmp *c)
 
 	for (size_t k = 0; k < c->nad; k++)
 		stopped |= c->ad[k].error;
-	if (i_rejected) {
+	if (rejected && *c->cls == 'y' && accepted(c, AC_REJECTS, c->case_name, NULL)) {
+		c->rejection_accepted = 1;
+		put(c, GCSPEC_DIAG_K015, OR_NO_EVENT, "the decoder rejected this valid case, which "
+		    "the accepted differences list; events not compared");
+	} else if (i_rejected) {
 		put(c, GCSPEC_DIAG_K011, OR_NO_EVENT, "the decoder rejected this implementation-defined "
 		    "case, which it may; events not compared (allowed: %s)",
 		    cv_text(cv_get(c->ecase, "allowed"), "?"));
@@ -789,28 +1086,22 @@ static void verdict(struct cmp *c)
 		judge_diags(c, 1);
 		if (rejected)
 			report_unlisted(c);
-		for (size_t i = 0; i < c->nheld; i++)
-			put(c, c->held[i].code, c->held[i].event, "%s", c->held[i].msg);
-		if (c->held_total > c->nheld)
-			put(c, GCSPEC_DIAG_K004, OR_NO_EVENT, "... and %" PRIu64 " more event differences",
-			    c->held_total - c->nheld);
+		replay_held(c);
 		/* Missing events: a y_ case must give them all; after a decoder
 		 * reported an error in an n_/i_ case, it may have stopped. */
 		if (c->events && (*c->cls == 'y' || !stopped || c->all_events)) {
-			uint64_t missing = 0;
-
 			for (size_t i = 0; i < c->events->n; i++) {
-				if (c->seen[i] ||
-				    !supports_event(c, cv_text(cv_get(&c->events->item[i], "name"), "")))
+				const char *name = cv_text(cv_get(&c->events->item[i], "name"), "");
+
+				if (c->seen[i] || !supports_event(c, name) ||
+				    accepted(c, AC_MISSING_EVENT, name, NULL))
 					continue;
-				if (++missing <= 10)
-					put(c, GCSPEC_DIAG_K001, i, "not in the decoder's output");
+				put_k(c, GCSPEC_DIAG_K001, i, AC_MISSING_EVENT, "-",
+				      "not in the decoder's output");
 			}
-			if (missing > 10)
-				put(c, GCSPEC_DIAG_K001, OR_NO_EVENT, "... %" PRIu64 " events missing in all",
-				    missing);
 		}
 	}
+	report_accepted(c);
 	if (c->unsupported_events || (c->events && c->d.events)) {
 		/* Also count the expected events of unsupported versions never printed. */
 		for (size_t i = 0; c->events && i < c->events->n; i++) {
@@ -842,10 +1133,14 @@ static void summary(struct cmp *c, const char *result)
 		cf_json_string(c->out, c->case_name, strlen(c->case_name));
 		fprintf(c->out, ",\"result\":\"%s\",\"events\":%zu,\"events_compared\":%" PRIu64
 			",\"fields_compared\":%" PRIu64 ",\"events_unsupported\":%" PRIu64
-			",\"differences\":%" PRIu64 "}\n", result, c->events ? c->events->n : 0,
-			c->compared, c->fields, c->unsupported_events, c->differences);
+			",\"differences\":%" PRIu64 ",\"accepted\":%" PRIu64 "}\n", result,
+			c->events ? c->events->n : 0, c->compared, c->fields, c->unsupported_events,
+			c->differences, c->accepted);
 		return;
 	}
+	if (c->differences > c->shown)
+		fprintf(c->out, "%s: ... and %" PRIu64 " more differences (--max 0 shows all)\n",
+			c->case_name, c->differences - c->shown);
 	fprintf(c->out, "%s: %s: ", c->case_name, result);
 	if (c->events)
 		fprintf(c->out, "%" PRIu64 " of %zu events compared (%" PRIu64 " fields), %" PRIu64
@@ -853,8 +1148,11 @@ static void summary(struct cmp *c, const char *result)
 			c->unsupported_events, c->d.given ? c->d.name : "the decoder");
 	else
 		fputs("events not compared (the case's fault makes them implementation-defined)", c->out);
-	fprintf(c->out, "; %zu diagnostics reported; %" PRIu64 " differences\n", c->nad,
+	fprintf(c->out, "; %zu diagnostics reported; %" PRIu64 " differences", c->nad,
 		c->differences);
+	if (c->ac)
+		fprintf(c->out, ", %" PRIu64 " accepted", c->accepted);
+	fputc('\n', c->out);
 }
 
 /* --print: the expectation as JSON lines in gcoracle --json's shape. */
@@ -921,19 +1219,92 @@ static void print_case(struct cmp *c)
 
 static void usage(FILE *f)
 {
-	fputs("usage: gcoracle compare [--json] [--quiet] [--all-events] [--all-differences]\n"
+	fputs("usage: gcoracle compare [--json] [--quiet] [--all-events] [--max N] [--accept FILE]\n"
 	      "                        [--corpus DIR] EXPECTED ACTUAL\n"
 	      "       gcoracle compare --print [--corpus DIR] EXPECTED\n"
 	      "Compare a decoder's JSON-lines output (ACTUAL, - for standard input) with a corpus\n"
 	      "case's expectation (corpus/expect/NAME.cbor); docs/using-the-corpus.md.\n"
-	      "  --json        differences as JSON lines, then a \"compare\" summary line\n"
-	      "  --quiet       print only differences and the summary\n"
-	      "  --all-events  every event, even after the decoder reported an error\n"
-	      "  --all-differences  print every difference (default: the first 40; all are counted)\n"
-	      "  --corpus DIR  the corpus root the case's events file is named from\n"
-	      "  --print       render the expectation as JSON lines (gcoracle --json's shape)\n"
-	      "Exit status: 0 the output matches, 1 differences, 2 unreadable input or bad usage.\n",
+	      "  --json         differences as JSON lines (all of them), then a \"compare\" line\n"
+	      "  --quiet        print only differences and the summary\n"
+	      "  --all-events   every event, even after the decoder reported an error\n"
+	      "  --max N        differences printed (default 40; 0: all); all are counted\n"
+	      "  --accept FILE  differences the decoder knowingly has (docs/accepted-differences.md)\n"
+	      "  --corpus DIR   the corpus root the case's events file is named from\n"
+	      "  --print        render the expectation as JSON lines (gcoracle --json's shape)\n"
+	      "Exit status: 0 the output matches, 1 differences, 2 unreadable input, output\n"
+	      "that is not JSON lines, or bad usage.\n",
 	      f);
+}
+
+int or_compare_case(const struct or_compare_opts *o, const char *expected, FILE *in,
+		    const char *actual_name, struct or_compare_result *r)
+{
+	struct cmp *c = calloc(1, sizeof *c);
+	int rc = 2;
+
+	memset(r, 0, sizeof *r);
+	snprintf(r->result, sizeof r->result, "error");
+	if (!c) {
+		fprintf(stderr, "gcoracle compare: out of memory\n");
+		return 2;
+	}
+	c->out = o->out ? o->out : stdout;
+	c->json = o->json;
+	c->quiet = o->quiet;
+	c->all_events = o->all_events;
+	c->max = o->max;
+	c->ac = o->accept;
+	c->d.checks = R_ALL;
+	c->d.codes = 1;
+	or_diag_init(&c->sink);
+	if (load_case(c, expected, o->root) < 0)
+		goto out;
+	snprintf(r->cls, sizeof r->cls, "%s", c->cls);
+	if (!in) {
+		print_case(c);
+		rc = 0;
+		goto out;
+	}
+	switch (read_actual(c, in)) {
+	case 1:
+		put(c, GCSPEC_DIAG_K014, OR_NO_EVENT, "%s does not read format %s; case skipped",
+		    c->d.name, c->format);
+		summary(c, "skip");
+		snprintf(r->result, sizeof r->result, "skip");
+		rc = 0;
+		goto out;
+	case -1:
+		fprintf(stderr, "gcoracle compare: %s: read error\n", actual_name);
+		goto out;
+	}
+	if (c->not_json) {
+		summary(c, "error");
+		goto out;
+	}
+	verdict(c);
+	rc = c->differences ? 1 : 0;
+	summary(c, rc ? "FAIL" : "pass");
+	snprintf(r->result, sizeof r->result, "%s", rc ? "FAIL" : "pass");
+out:
+	for (size_t k = 0; k < c->nad; k++)
+		r->rejected |= c->ad[k].error;
+	r->differences = c->differences;
+	r->rejection_accepted = c->rejection_accepted;
+	r->accepted = c->accepted;
+	r->events = c->events ? c->events->n : 0;
+	r->compared = c->compared;
+	if (c->ac)
+		ac_end_case(c->ac);
+	cv_free(c->ecase);
+	cv_free(c->edoc);
+	cv_free(c->d.formats);
+	cv_free(c->d.events);
+	free(c->seen);
+	free(c->ad);
+	if (c->held)
+		fclose(c->held);
+	free(c);
+	return rc;
 }
 
 int or_compare_main(int argc, char **argv)
@@ -942,75 +1313,63 @@ int or_compare_main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "all-events", no_argument, NULL, 'a' },
-		{ "all-differences", no_argument, NULL, 'D' },
 		{ "corpus", required_argument, NULL, 'c' },
 		{ "print", no_argument, NULL, 'p' },
+		{ "max", required_argument, NULL, 'm' },
+		{ "accept", required_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	static struct cmp c;
-	const char *root = NULL;
+	struct or_compare_opts o;
+	struct or_compare_result r;
+	const char *accept = NULL;
 	int opt, print = 0, rc = 2;
 	FILE *in = NULL;
+	char *end;
 
-	memset(&c, 0, sizeof c);
-	c.out = stdout;
-	c.d.checks = R_ALL;
-	c.d.codes = 1;
-	c.max_shown = MAX_SHOWN;
-	or_diag_init(&c.sink);
+	memset(&o, 0, sizeof o);
+	o.out = stdout;
+	o.max = MAX_SHOWN;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (opt) {
-		case 'j': c.json = 1; break;
-		case 'q': c.quiet = 1; break;
-		case 'a': c.all_events = 1; break;
-		case 'D': c.max_shown = UINT64_MAX / 8; break;
-		case 'c': root = optarg; break;
+		case 'j': o.json = 1; break;
+		case 'q': o.quiet = 1; break;
+		case 'a': o.all_events = 1; break;
+		case 'c': o.root = optarg; break;
 		case 'p': print = 1; break;
+		case 'A': accept = optarg; break;
+		case 'm':
+			o.max = (unsigned)strtoul(optarg, &end, 10);
+			if (*end || !*optarg || *optarg == '-') {
+				fprintf(stderr, "gcoracle compare: --max %s: not a number\n", optarg);
+				return 2;
+			}
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
 	}
 	if (argc - optind != (print ? 1 : 2)) {
+		fprintf(stderr, "gcoracle compare: %s\n", argc - optind < (print ? 1 : 2)
+			? (print ? "--print needs EXPECTED" : "needs EXPECTED and ACTUAL")
+			: "too many arguments");
 		usage(stderr);
 		return 2;
 	}
-	if (load_case(&c, argv[optind], root) < 0)
-		goto out;
-	if (print) {
-		print_case(&c);
-		rc = 0;
-		goto out;
+	if (accept && !(o.accept = ac_load(accept)))
+		return 2;
+	if (!print) {
+		in = strcmp(argv[optind + 1], "-") == 0 ? stdin : fopen(argv[optind + 1], "r");
+		if (!in) {
+			fprintf(stderr, "gcoracle compare: %s: %s\n", argv[optind + 1], strerror(errno));
+			ac_free(o.accept);
+			return 2;
+		}
 	}
-	in = strcmp(argv[optind + 1], "-") == 0 ? stdin : fopen(argv[optind + 1], "r");
-	if (!in) {
-		fprintf(stderr, "gcoracle compare: %s: cannot open\n", argv[optind + 1]);
-		goto out;
-	}
-	switch (read_actual(&c, in)) {
-	case 1:
-		put(&c, GCSPEC_DIAG_K014, OR_NO_EVENT, "%s does not read format %s; case skipped",
-		    c.d.name, c.format);
-		summary(&c, "skip");
-		rc = 0;
-		goto out;
-	case -1:
-		fprintf(stderr, "gcoracle compare: %s: read error\n", argv[optind + 1]);
-		goto out;
-	}
-	verdict(&c);
-	rc = c.differences ? 1 : 0;
-	summary(&c, rc ? "FAIL" : "pass");
-out:
+	rc = or_compare_case(&o, argv[optind], in, print ? NULL : argv[optind + 1], &r);
 	if (in && in != stdin)
 		fclose(in);
-	cv_free(c.ecase);
-	cv_free(c.edoc);
-	cv_free(c.d.formats);
-	cv_free(c.d.events);
-	free(c.seen);
-	free(c.ad);
-	free(c.held);
+	ac_free(o.accept);
 	return rc;
 }

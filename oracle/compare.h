@@ -11,6 +11,7 @@
 #ifndef ORACLE_COMPARE_H
 #define ORACLE_COMPARE_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "compare_val.h"
@@ -21,6 +22,30 @@
  * matches (or the case was skipped as unsupported), 1 differences, 2 bad
  * usage or unreadable input. */
 int or_compare_main(int argc, char **argv);
+
+struct ac_list;
+
+struct or_compare_opts {
+	int json, quiet, all_events;
+	unsigned max;             /* differences printed in text mode; 0: all */
+	const char *root;         /* the corpus root, or NULL: from EXPECTED's path */
+	struct ac_list *accept;   /* accepted differences (hits counted into it), or NULL */
+	FILE *out;                /* the report; NULL: stdout */
+};
+
+struct or_compare_result {
+	char result[8];           /* "pass", "FAIL", "skip", "error" */
+	char cls[4];              /* the case's class: "y", "n", "i" */
+	int rejected;             /* the decoder reported an error */
+	int rejection_accepted;   /* a y_ case rejected, as the accepted differences list */
+	uint64_t differences, accepted, events, compared;
+};
+
+/* One case: EXPECTED (a corpus/expect/NAME.cbor) against the decoder's output
+ * read from in (in NULL: print the expectation, --print). Returns compare's
+ * exit status: 0 pass or skip, 1 differences, 2 could not compare. */
+int or_compare_case(const struct or_compare_opts *o, const char *expected, FILE *in,
+		    const char *actual_name, struct or_compare_result *r);
 
 /* Does the decoder's value a match the expected value e of field f (f NULL:
  * compare as integers)? */

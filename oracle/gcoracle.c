@@ -10,6 +10,7 @@
 
 #include "config.h"
 #include "compare.h"
+#include "run_corpus.h"
 #include "expect.h"
 #include "output.h"
 
@@ -51,6 +52,7 @@ static void usage(FILE *f)
 	fputs("usage: gcoracle [--json | --cbor] [--strict] [--quiet] [--expect FILE]\n"
 	      "                [--format FMT] FILE|DIR...\n"
 	      "       gcoracle compare [--json] EXPECTED ACTUAL  (see gcoracle compare --help)\n"
+	      "       gcoracle run [OPTIONS] -- DECODER {}       (see gcoracle run --help)\n"
 	      "Decode .NET GC runtime events and check them against the spec.\n"
 	      "FILE - (or a pipe) is read as it comes, without seeking. A DIR is a CTF\n"
 	      "trace (LTTng), or a directory with traces below it.\n"
@@ -86,6 +88,9 @@ int main(int argc, char **argv)
 	/* gcoracle compare EXPECTED ACTUAL: a decoder's output against a corpus case. */
 	if (argc > 1 && strcmp(argv[1], "compare") == 0)
 		return or_compare_main(argc - 1, argv + 1);
+	/* gcoracle run -- DECODER {}: a decoder over the whole corpus. */
+	if (argc > 1 && strcmp(argv[1], "run") == 0)
+		return or_run_main(argc - 1, argv + 1);
 	memset(&c, 0, sizeof c);
 	c.out = stdout;
 	while ((opt = getopt_long(argc, argv, "jcsqe:F:hV", opts, NULL)) != -1) {

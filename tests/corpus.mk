@@ -2,9 +2,9 @@
 # case as expected, it keeps its coverage, gcoracle compare raises each of
 # its codes, and the worked example of docs/using-the-corpus.md passes.
 TESTS += tests/corpus/regenerate.sh tests/corpus/oracle_cases.sh tests/corpus/coverage.sh \
-	tests/corpus/compare_codes.sh
+	tests/corpus/compare_codes.sh tests/corpus/run.sh
 EXTRA_DIST += tests/corpus/regenerate.sh tests/corpus/oracle_cases.sh tests/corpus/coverage.sh \
-	tests/corpus/compare_codes.sh
+	tests/corpus/compare_codes.sh tests/corpus/run.sh
 
 # The worked example: a decoder written as an outsider would (it includes
 # nothing of gcconform), checking itself against the corpus.

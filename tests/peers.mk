@@ -1,10 +1,12 @@
 # Peer readers against gcgen's files (docs/peers.md): TraceEvent. Not part of
 # `make check` (it needs a NuGet restore and ~10 s): `make check-peers`, and
 # `make check-all` after `make check`. The test skips, saying why, without dotnet.
-PEER_TESTS = tests/peers/traceevent_peer.py
+PEER_TESTS = tests/peers/traceevent_peer.py tests/peers/traceevent_accept.sh
 EXTRA_DIST += $(PEER_TESTS) tests/peers/traceevent/TraceEventPeer.csproj \
-	tests/peers/traceevent/Program.cs docs/peers.md
+	tests/peers/traceevent/Program.cs docs/peers.md \
+	examples/traceevent/TraceEventDecoder.csproj examples/traceevent/Program.cs
 CLEANFILES += tests/peers/traceevent_peer.log tests/peers/traceevent_peer.trs \
+	tests/peers/traceevent_accept.log tests/peers/traceevent_accept.trs \
 	tests/peers/te_findings.log tests/peers/te_findings.trs
 
 # Through automake's TAP driver, so the .trs counts in check-all's closing line.
@@ -14,12 +16,16 @@ check-peers: all
 		--log-file tests/peers/traceevent_peer.log --trs-file tests/peers/traceevent_peer.trs \
 		--color-tests no --enable-hard-errors yes --expect-failure no -- \
 		$(PYTHON3) $(srcdir)/tests/peers/traceevent_peer.py
+	@$(AM_TESTS_ENVIRONMENT) $(LOG_DRIVER) --test-name tests/peers/traceevent_accept.sh \
+		--log-file tests/peers/traceevent_accept.log --trs-file tests/peers/traceevent_accept.trs \
+		--color-tests no --enable-hard-errors yes --expect-failure no -- \
+		$(SHELL) $(srcdir)/tests/peers/traceevent_accept.sh
 	@$(AM_TESTS_ENVIRONMENT) $(LOG_DRIVER) --test-name tests/peers/te_findings.sh \
 		--log-file tests/peers/te_findings.log --trs-file tests/peers/te_findings.trs \
 		--color-tests no --enable-hard-errors yes --expect-failure no -- \
 		$(SHELL) $(srcdir)/tests/peers/te_findings.sh
 	@! grep -q '^:test-result: \(FAIL\|ERROR\|XPASS\)' tests/peers/traceevent_peer.trs \
-		tests/peers/te_findings.trs
+		tests/peers/traceevent_accept.trs tests/peers/te_findings.trs
 CHECK_ALL_EXTRA += check-peers
 .PHONY: check-peers
 
@@ -32,7 +38,7 @@ CHECK_ALL_EXTRA += check-peers
 # and that the history the results show still holds (tests/peers/peer_table_check.py).
 PEER_TABLE_SRC = tests/peers/peers.py tests/peers/peer_table_run.py \
 	tests/peers/peer_table_render.py tests/peers/build_peers.sh tests/peers/history.tsv \
-	tests/peers/accepted/traceevent.tsv tests/peers/adapters/te_normalise.py \
+	tests/peers/adapters/te_normalise.py \
 	tests/peers/adapters/bt2_adapter.py tests/peers/adapters/bt1_adapter.py \
 	tests/peers/adapters/dotnet_trace.sh tests/peers/adapters/traceevent/Program.cs \
 	tests/peers/adapters/traceevent/TraceEventAdapter.csproj
@@ -55,6 +61,7 @@ peer-table-render:
 
 clean-local: clean-local-peers
 clean-local-peers:
-	-rm -rf $(srcdir)/tests/peers/traceevent/bin $(srcdir)/tests/peers/traceevent/obj
+	-rm -rf $(srcdir)/tests/peers/traceevent/bin $(srcdir)/tests/peers/traceevent/obj \
+		$(srcdir)/examples/traceevent/bin $(srcdir)/examples/traceevent/obj
 	-rm -rf tests/peers/te tests/peers/dotnet-trace tests/peers/dotnet-trace-*.log
 .PHONY: clean-local-peers

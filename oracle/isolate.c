@@ -1,0 +1,112 @@
+/*
+ * isolate.c - one command in an isolated child (isolate.h). The child gets
+ * its own process group so that a timeout kills the helpers a decoder may
+ * have started, and the limits are set between fork and exec so that they
+ * bind the decoder and nothing of the caller.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "isolate.h"
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+char **iso_argv(char *const *cmd, const char *path)
+{
+	size_t n = 0;
+	int used = 0;
+	char **v;
+
+	while (cmd[n])
+		n++;
+	if (!(v = calloc(n + 2, sizeof *v)))
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		used |= strcmp(cmd[i], "{}") == 0;
+		v[i] = strcmp(cmd[i], "{}") == 0 ? (char *)path : cmd[i];
+	}
+	if (!used)
+		v[n] = (char *)path;
+	return v;
+}
+
+int iso_run(char *const *argv, const struct iso_limits *lim, int out, int err,
+	    struct iso_result *r)
+{
+	double t0 = now();
+	struct rusage ru;
+	int status = 0, timed_out = 0;
+	pid_t pid, w;
+
+	memset(r, 0, sizeof r[0]);
+	memset(&ru, 0, sizeof ru);
+	fflush(NULL);
+	if ((pid = fork()) < 0)
+		return -1;
+	if (pid == 0) {
+		int devnull = open("/dev/null", O_RDWR);
+		struct rlimit core = { 0, 0 };
+
+		if (lim->memory_mb) {
+			struct rlimit rl = { (rlim_t)lim->memory_mb << 20, (rlim_t)lim->memory_mb << 20 };
+
+			setrlimit(RLIMIT_AS, &rl);
+		}
+		/* No core files: a crash is recorded by the caller, not on disk. */
+		setrlimit(RLIMIT_CORE, &core);
+		if (devnull >= 0)
+			dup2(devnull, 0);
+		dup2(out >= 0 ? out : devnull, 1);
+		dup2(err >= 0 ? err : devnull, 2);
+		setpgid(0, 0);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	for (;;) {
+		w = wait4(pid, &status, WNOHANG, &ru);
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR) {
+			kill(-pid, SIGKILL);
+			return -1;
+		}
+		if (!timed_out && now() - t0 > lim->timeout) {
+			/* The whole process group: decoders may fork helpers. */
+			kill(-pid, SIGKILL);
+			timed_out = 1;
+		}
+		usleep(2000);
+	}
+	r->ms = (now() - t0) * 1000;
+	r->maxrss_kib = ru.ru_maxrss;
+	if (timed_out) {
+		r->verdict = ISO_TIMEOUT;
+		snprintf(r->detail, sizeof r->detail, "killed after %.1fs", lim->timeout);
+	} else if (WIFSIGNALED(status)) {
+		r->verdict = ISO_CRASH;
+		r->code = WTERMSIG(status);
+		snprintf(r->detail, sizeof r->detail, "signal %d (%s)", r->code, strsignal(r->code));
+	} else {
+		r->code = WEXITSTATUS(status);
+		r->verdict = ISO_EXIT;
+		snprintf(r->detail, sizeof r->detail, "exit %d%s", r->code,
+			 r->code == 127 ? " (the command could not be run?)" : "");
+	}
+	return 0;
+}

@@ -1,0 +1,618 @@
+/*
+ * run_corpus.c - gcoracle run: the corpus runner. Runs a decoder on every
+ * corpus case (or a selection) in an isolated child (isolate.h), compares
+ * each output with gcoracle compare's rules in this process (compare.h), and
+ * reports TAP, JUnit XML and a one-screen summary (docs/gcoracle-run.1).
+ *
+ * A case fails when compare finds differences, when the decoder crashes or
+ * times out (any case), or exits non-zero on a y_ case (unless the accepted
+ * differences list the rejection). A non-zero exit on an n_ or i_ case is a
+ * rejection: when the decoder printed no error line, one is added for it, so
+ * that a decoder that only accepts or rejects is judged by its exit status.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "accept.h"
+#include "compare.h"
+#include "isolate.h"
+#include "run_corpus.h"
+
+#ifndef GCCONFORM_CORPUSDIR
+#define GCCONFORM_CORPUSDIR "/usr/local/share/gcconform/corpus"
+#endif
+
+static const char *const containers[] = { "nettrace", "ctf", "etl", "model" };
+#define NCONT 4
+enum { P_Y, P_N, P_I, NPREFIX };
+enum { S_PASS, S_FAIL, S_SKIP, NSTATE };
+
+struct run {
+	const char *corpus, *tap_path, *junit_path;
+	char **cmd;
+	struct iso_limits lim;
+	unsigned max;
+	int allow_unused, quiet, progress;
+	unsigned containers;        /* bit per containers[]; 0: all */
+	unsigned prefixes;          /* bit per P_*; 0: all */
+	const char *globs[32];
+	unsigned nglobs;
+	struct ac_list *ac;
+	char tmpdir[64];
+	FILE *tap, *junit_body;     /* the JUnit cases, until the totals are known */
+	char *junit_buf;
+	size_t junit_len;
+	unsigned count[NCONT][NPREFIX][NSTATE];
+	unsigned ntests, nfail, nskip;  /* TAP tests: the cases, and the accepted-entries test */
+	unsigned ncases, ncases_failed;
+	char failed[20][96];
+	unsigned nfailed_names;
+};
+
+static int container_of(const char *name)
+{
+	const char *p = name + 2;
+
+	for (int i = 0; i < NCONT; i++) {
+		size_t n = strlen(containers[i]);
+
+		if (strncmp(p, containers[i], n) == 0 && (p[n] == '_' || !p[n]))
+			return i;
+	}
+	return -1;
+}
+
+static int prefix_of(const char *name)
+{
+	return name[1] != '_' ? -1 : name[0] == 'y' ? P_Y : name[0] == 'n' ? P_N
+		: name[0] == 'i' ? P_I : -1;
+}
+
+static int selected(const struct run *r, const char *name)
+{
+	int c = container_of(name), p = prefix_of(name);
+
+	if (c < 0 || p < 0)
+		return 0;
+	if (r->containers && !(r->containers & 1u << c))
+		return 0;
+	if (r->prefixes && !(r->prefixes & 1u << p))
+		return 0;
+	for (unsigned i = 0; i < r->nglobs; i++)
+		if (fnmatch(r->globs[i], name, 0) == 0)
+			return 1;
+	return r->nglobs == 0;
+}
+
+/* XML text: the five entities, and control bytes (not allowed in XML 1.0) as '?'. */
+static void xml_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		switch (ch) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(ch < 0x20 && ch != '\n' && ch != '\t' ? '?' : ch, f);
+		}
+	}
+}
+
+/* The case's input: cases/NAME.EXT (a file, or a CTF trace directory). */
+static int find_input(const char *corpus, const char *name, char *out, size_t n)
+{
+	static const char *const ext[] = { "nettrace", "ctf", "etl", "cbor" };
+	struct stat st;
+
+	for (unsigned i = 0; i < sizeof ext / sizeof ext[0]; i++) {
+		snprintf(out, n, "%s/cases/%s.%s", corpus, name, ext[i]);
+		if (stat(out, &st) == 0)
+			return 0;
+	}
+	return -1;
+}
+
+/* Has the decoder's output an error line? (Cheap: a substring test is
+ * enough to decide whether to add one; compare reads it properly.) */
+static int has_error_line(FILE *f)
+{
+	char line[4096];
+	int found = 0;
+
+	rewind(f);
+	while (!found && fgets(line, sizeof line, f))
+		found = strstr(line, "\"type\":\"error\"") || strstr(line, "\"severity\":\"error\"");
+	return found;
+}
+
+static void tap_lines(FILE *tap, const char *text)
+{
+	const char *p = text;
+
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+
+		fprintf(tap, "# %.*s\n", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+}
+
+static int run_case(struct run *r, const char *name)
+{
+	char input[4096], expect[4096], outp[128], errp[128], why[160] = "";
+	char *report = NULL, *errtext = NULL;
+	size_t report_len = 0, errlen = 0;
+	struct or_compare_opts o;
+	struct or_compare_result cr;
+	struct iso_result ir;
+	char **argv;
+	int out = -1, err = -1, state, crc = 2, cls = prefix_of(name), cont = container_of(name);
+	FILE *of = NULL, *rep, *ef;
+
+	snprintf(expect, sizeof expect, "%s/expect/%s.cbor", r->corpus, name);
+	snprintf(outp, sizeof outp, "%s/out", r->tmpdir);
+	snprintf(errp, sizeof errp, "%s/err", r->tmpdir);
+	if (find_input(r->corpus, name, input, sizeof input) < 0) {
+		fprintf(stderr, "gcoracle run: %s: no input under %s/cases\n", name, r->corpus);
+		return -1;
+	}
+	out = open(outp, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	err = open(errp, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (out < 0 || err < 0 || !(argv = iso_argv(r->cmd, input))) {
+		fprintf(stderr, "gcoracle run: %s: %s\n", r->tmpdir, strerror(errno));
+		goto fatal;
+	}
+	if (iso_run(argv, &r->lim, out, err, &ir) < 0) {
+		fprintf(stderr, "gcoracle run: cannot run %s: %s\n", r->cmd[0], strerror(errno));
+		free(argv);
+		goto fatal;
+	}
+	free(argv);
+	if (!(rep = open_memstream(&report, &report_len)) || !(of = fdopen(out, "a+"))) {
+		fprintf(stderr, "gcoracle run: out of memory\n");
+		goto fatal;
+	}
+	out = -1;
+	if (ir.verdict == ISO_EXIT && ir.code != 0 && !has_error_line(of))
+		fprintf(of, "{\"type\":\"error\",\"message\":\"the decoder exited with status %d\"}\n",
+			ir.code);
+	fflush(of);
+	rewind(of);
+	memset(&o, 0, sizeof o);
+	o.out = rep;
+	o.quiet = 1;
+	o.max = r->max;
+	o.root = r->corpus;
+	o.accept = r->ac;
+	crc = or_compare_case(&o, expect, of, outp, &cr);
+	fclose(of);
+	fclose(rep);
+	/* The verdict. */
+	if (ir.verdict == ISO_CRASH)
+		snprintf(why, sizeof why, "GC-K019 the decoder crashed: %s", ir.detail);
+	else if (ir.verdict == ISO_TIMEOUT)
+		snprintf(why, sizeof why, "GC-K020 the decoder timed out: %s", ir.detail);
+	else if (strcmp(cr.result, "skip") == 0)
+		; /* a format the decoder says it does not read: its exit status does not count */
+	else if (cls == P_Y && ir.code != 0 && !(crc == 0 && cr.rejection_accepted))
+		snprintf(why, sizeof why, "GC-K021 the decoder failed on a valid case: %s%s", ir.detail,
+			 ir.code == 127 ? "" : "");
+	else if (crc == 2)
+		snprintf(why, sizeof why, "the output could not be compared");
+	else if (crc == 1)
+		snprintf(why, sizeof why, "%" PRIu64 " differences", cr.differences);
+	state = *why ? S_FAIL : strcmp(cr.result, "skip") == 0 ? S_SKIP : S_PASS;
+	r->count[cont][cls][state]++;
+	r->ntests++;
+	/* The decoder's standard error, first lines, for the report of a failure. */
+	if (state == S_FAIL && (ef = fopen(errp, "r"))) {
+		char line[200];
+		FILE *m = open_memstream(&errtext, &errlen);
+
+		for (int k = 0; m && k < 5 && fgets(line, sizeof line, ef); k++)
+			fprintf(m, "stderr: %s%s", line, strchr(line, '\n') ? "" : "\n");
+		if (m)
+			fclose(m);
+		fclose(ef);
+	}
+	r->ncases++;
+	if (state == S_FAIL) {
+		r->nfail++;
+		r->ncases_failed++;
+		if (r->nfailed_names < 20)
+			snprintf(r->failed[r->nfailed_names++], sizeof r->failed[0], "%s", name);
+	}
+	if (state == S_SKIP)
+		r->nskip++;
+	if (r->tap) {
+		fprintf(r->tap, "%sok %u - %s%s%s\n", state == S_FAIL ? "not " : "", r->ntests, name,
+			state == S_SKIP ? " # SKIP " : "", state == S_SKIP ? "the decoder does not "
+			"read this format" : "");
+		if (state == S_FAIL || !r->quiet) {
+			if (*why)
+				fprintf(r->tap, "# %s\n", why);
+			tap_lines(r->tap, report ? report : "");
+			if (errtext)
+				tap_lines(r->tap, errtext);
+		}
+	}
+	if (r->junit_body) {
+		fprintf(r->junit_body, "    <testcase classname=\"%s.%c_\" name=\"%s\" time=\"%.3f\">\n",
+			containers[cont], "yni"[cls], name, ir.ms / 1000);
+		if (state == S_FAIL) {
+			fputs("      <failure message=\"", r->junit_body);
+			xml_text(r->junit_body, why);
+			fputs("\">", r->junit_body);
+			xml_text(r->junit_body, report ? report : "");
+			if (errtext)
+				xml_text(r->junit_body, errtext);
+			fputs("</failure>\n", r->junit_body);
+		} else if (state == S_SKIP) {
+			fputs("      <skipped message=\"the decoder does not read this format\"/>\n",
+			      r->junit_body);
+		}
+		fputs("    </testcase>\n", r->junit_body);
+	}
+	if (state == S_FAIL && !r->quiet)
+		printf("%sFAIL %s: %s\n", r->progress ? "\r\033[K" : "", name, why);
+	if (r->progress) {
+		printf("\r\033[K%u cases, %u failed", r->ntests, r->nfail);
+		fflush(stdout);
+	}
+	free(report);
+	free(errtext);
+	unlink(outp);
+	unlink(errp);
+	return 0;
+fatal:
+	if (out >= 0)
+		close(out);
+	if (err >= 0)
+		close(err);
+	unlink(outp);
+	unlink(errp);
+	return -1;
+}
+
+/* --- the report --------------------------------------------------------------- */
+
+static void summary(struct run *r, unsigned unused)
+{
+	static const char *const pname[NPREFIX] = { "y_", "n_", "i_" };
+
+	if (r->progress)
+		fputs("\r\033[K", stdout);
+	printf("%-10s %-4s %6s %6s %6s\n", "container", "", "pass", "fail", "skip");
+	for (int c = 0; c < NCONT; c++)
+		for (int p = 0; p < NPREFIX; p++) {
+			unsigned *k = r->count[c][p];
+
+			if (k[S_PASS] + k[S_FAIL] + k[S_SKIP])
+				printf("%-10s %-4s %6u %6u %6u\n", containers[c], pname[p], k[S_PASS],
+				       k[S_FAIL], k[S_SKIP]);
+		}
+	for (int p = 0; p < NPREFIX; p++) {
+		unsigned t[NSTATE] = { 0, 0, 0 };
+
+		for (int c = 0; c < NCONT; c++)
+			for (int s = 0; s < NSTATE; s++)
+				t[s] += r->count[c][p][s];
+		if (t[0] + t[1] + t[2])
+			printf("%-10s %-4s %6u %6u %6u\n", "all", pname[p], t[S_PASS], t[S_FAIL], t[S_SKIP]);
+	}
+	for (unsigned i = 0; i < r->nfailed_names; i++)
+		printf("failed: %s\n", r->failed[i]);
+	if (r->nfail > r->nfailed_names)
+		printf("failed: ... and %u more\n", r->nfail - r->nfailed_names);
+	if (r->ac) {
+		uint64_t acc = 0;
+
+		for (size_t i = 0; i < r->ac->n; i++)
+			acc += r->ac->e[i].hits;
+		printf("accepted differences: %" PRIu64 " by %zu entries of %s", acc, r->ac->n,
+		       r->ac->path);
+		if (unused)
+			printf("; %u entr%s accepted nothing%s", unused, unused == 1 ? "y" : "ies",
+			       r->allow_unused ? " (allowed)" : ": GC-K018");
+		putchar('\n');
+	}
+	printf("%u cases: %u passed, %u failed, %u skipped\n", r->ncases,
+	       r->ncases - r->ncases_failed - r->nskip, r->ncases_failed, r->nskip);
+}
+
+/* Entries that accepted nothing over the run: one more test. */
+static unsigned check_unused(struct run *r)
+{
+	unsigned unused = 0;
+
+	for (size_t i = 0; r->ac && i < r->ac->n; i++)
+		unused += r->ac->e[i].hits == 0;
+	if (!r->ac)
+		return 0;
+	r->ntests++;
+	if (r->tap) {
+		fprintf(r->tap, "%sok %u - every accepted difference occurred%s\n",
+			unused && !r->allow_unused ? "not " : "", r->ntests,
+			unused && r->allow_unused ? " # SKIP --allow-unused" : "");
+		for (size_t i = 0; i < r->ac->n; i++) {
+			const struct ac_entry *e = &r->ac->e[i];
+
+			if (!e->hits)
+				fprintf(r->tap, "# GC-K018 %s:%u: %s %s %s accepted nothing: the decoder "
+					"no longer has this difference; remove the entry\n", r->ac->path,
+					e->line, ac_kind_name(e->kind), e->event, e->field);
+			else if (!r->quiet)
+				fprintf(r->tap, "# %s:%u: %s %s %s%s%s: %" PRIu64 " differences in %"
+					PRIu64 " cases\n", r->ac->path, e->line, ac_kind_name(e->kind),
+					e->event, e->field, e->alias ? "=" : "", e->alias ? e->alias : "",
+					e->hits, e->cases);
+		}
+	}
+	if (r->junit_body) {
+		fprintf(r->junit_body, "    <testcase classname=\"accepted\" name=\"every accepted "
+			"difference occurred\">\n");
+		if (unused && !r->allow_unused) {
+			fprintf(r->junit_body, "      <failure message=\"%u entries accepted nothing\">",
+				unused);
+			for (size_t i = 0; i < r->ac->n; i++)
+				if (!r->ac->e[i].hits) {
+					fprintf(r->junit_body, "GC-K018 line %u: %s ", r->ac->e[i].line,
+						ac_kind_name(r->ac->e[i].kind));
+					xml_text(r->junit_body, r->ac->e[i].event);
+					fputc(' ', r->junit_body);
+					xml_text(r->junit_body, r->ac->e[i].field);
+					fputc('\n', r->junit_body);
+				}
+			fputs("</failure>\n", r->junit_body);
+		}
+		fputs("    </testcase>\n", r->junit_body);
+	}
+	if (unused && !r->allow_unused)
+		r->nfail++;
+	return unused;
+}
+
+static FILE *open_report(const char *path)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
+
+	if (!f)
+		fprintf(stderr, "gcoracle run: %s: %s\n", path, strerror(errno));
+	return f;
+}
+
+static int close_report(FILE *f, const char *path)
+{
+	if (f == stdout)
+		return fflush(f) == 0 ? 0 : -1;
+	if (ferror(f) | fclose(f)) {
+		fprintf(stderr, "gcoracle run: %s: write error\n", path);
+		return -1;
+	}
+	return 0;
+}
+
+static int write_junit(struct run *r)
+{
+	FILE *f;
+
+	if (fclose(r->junit_body) != 0 || !(f = open_report(r->junit_path)))
+		return -1;
+	r->junit_body = NULL;
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite "
+		"name=\"gcconform corpus\" tests=\"%u\" failures=\"%u\" skipped=\"%u\">\n",
+		r->ntests, r->nfail, r->nskip);
+	fwrite(r->junit_buf, 1, r->junit_len, f);
+	fputs("  </testsuite>\n</testsuites>\n", f);
+	return close_report(f, r->junit_path);
+}
+
+/* --- options ------------------------------------------------------------------ */
+
+static void usage(FILE *f)
+{
+	fputs("usage: gcoracle run [OPTIONS] -- DECODER [ARG...]   ({} in an ARG: the case's input;\n"
+	      "                                                    without one it is appended)\n"
+	      "Run a decoder on every corpus case, compare its JSON-lines output with the\n"
+	      "case's expectation (gcoracle compare), report TAP, JUnit XML and a summary.\n"
+	      "  --corpus DIR      the corpus (default $GCCONFORM_CORPUS, else " GCCONFORM_CORPUSDIR ")\n"
+	      "  --container LIST  nettrace,ctf,etl,model (cbor = model)\n"
+	      "  --prefix LIST     y_,n_,i_ (or y,n,i)\n"
+	      "  --case GLOB       case names matching GLOB (repeatable)\n"
+	      "  --accept FILE     differences the decoder knowingly has (docs/accepted-differences.md)\n"
+	      "  --allow-unused    entries that accept nothing in this run are not a failure\n"
+	      "  --timeout SECS    per case (default 60)\n"
+	      "  --memory MB       address-space limit of the decoder (default 4096; 0: none)\n"
+	      "  --tap FILE        TAP report (- : standard output)\n"
+	      "  --junit FILE      JUnit XML report\n"
+	      "  --max N           differences per failed case in the reports (default 20; 0: all)\n"
+	      "  --quiet           only the summary\n"
+	      "Exit status: 0 every selected case passed, 1 a case failed, 2 bad usage or the\n"
+	      "run could not be done.\n", f);
+}
+
+static int parse_list(const char *arg, const char *const *names, unsigned n, unsigned *bits,
+		      int prefixes)
+{
+	char buf[256], *save = NULL, *tok;
+
+	snprintf(buf, sizeof buf, "%s", arg);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		unsigned i;
+		size_t len = strlen(tok);
+
+		if (prefixes && len == 2 && tok[1] == '_')
+			tok[1] = 0;
+		if (!prefixes && strcmp(tok, "cbor") == 0)
+			tok = "model";
+		for (i = 0; i < n && strcmp(names[i], tok) != 0; i++)
+			;
+		if (i == n) {
+			fprintf(stderr, "gcoracle run: unknown %s \"%s\"\n",
+				prefixes ? "prefix" : "container", tok);
+			return -1;
+		}
+		*bits |= 1u << i;
+	}
+	return 0;
+}
+
+static int list_cases(const char *corpus, struct dirent ***ents)
+{
+	char dir[4096];
+
+	snprintf(dir, sizeof dir, "%s/expect", corpus);
+	return scandir(dir, ents, NULL, alphasort);
+}
+
+int or_run_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "corpus", required_argument, NULL, 'c' }, { "container", required_argument, NULL, 'C' },
+		{ "prefix", required_argument, NULL, 'p' }, { "case", required_argument, NULL, 'g' },
+		{ "accept", required_argument, NULL, 'a' }, { "allow-unused", no_argument, NULL, 'u' },
+		{ "timeout", required_argument, NULL, 't' }, { "memory", required_argument, NULL, 'm' },
+		{ "tap", required_argument, NULL, 'T' }, { "junit", required_argument, NULL, 'J' },
+		{ "max", required_argument, NULL, 'M' }, { "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
+	};
+	static const char *const pnames[] = { "y", "n", "i" };
+	static struct run r;
+	struct dirent **ents = NULL;
+	int opt, n = 0, rc = 2;
+	unsigned unused;
+	char *end;
+
+	memset(&r, 0, sizeof r);
+	r.lim.timeout = 60;
+	r.lim.memory_mb = 4096;
+	r.max = 20;
+	r.corpus = getenv("GCCONFORM_CORPUS") && *getenv("GCCONFORM_CORPUS")
+		? getenv("GCCONFORM_CORPUS") : GCCONFORM_CORPUSDIR;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'c': r.corpus = optarg; break;
+		case 'C':
+			if (parse_list(optarg, containers, NCONT, &r.containers, 0) < 0)
+				return 2;
+			break;
+		case 'p':
+			if (parse_list(optarg, pnames, NPREFIX, &r.prefixes, 1) < 0)
+				return 2;
+			break;
+		case 'g':
+			if (r.nglobs == sizeof r.globs / sizeof r.globs[0]) {
+				fprintf(stderr, "gcoracle run: at most 32 --case patterns\n");
+				return 2;
+			}
+			r.globs[r.nglobs++] = optarg;
+			break;
+		case 'a':
+			ac_free(r.ac);
+			if (!(r.ac = ac_load(optarg)))
+				return 2;
+			break;
+		case 'u': r.allow_unused = 1; break;
+		case 't':
+			r.lim.timeout = strtod(optarg, &end);
+			if (*end || r.lim.timeout <= 0) {
+				fprintf(stderr, "gcoracle run: --timeout %s: not a positive number\n", optarg);
+				goto out;
+			}
+			break;
+		case 'm':
+		case 'M': {
+			unsigned long v = strtoul(optarg, &end, 10);
+
+			if (*end || !*optarg || *optarg == '-') {
+				fprintf(stderr, "gcoracle run: --%s %s: not a number\n",
+					opt == 'm' ? "memory" : "max", optarg);
+				goto out;
+			}
+			if (opt == 'm')
+				r.lim.memory_mb = v;
+			else
+				r.max = (unsigned)v;
+			break;
+		}
+		case 'T': r.tap_path = optarg; break;
+		case 'J': r.junit_path = optarg; break;
+		case 'q': r.quiet = 1; break;
+		case 'h': usage(stdout); rc = 0; goto out;
+		default: usage(stderr); goto out;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "gcoracle run: no decoder command (after --)\n");
+		usage(stderr);
+		goto out;
+	}
+	r.cmd = argv + optind;
+	if ((n = list_cases(r.corpus, &ents)) < 0) {
+		fprintf(stderr, "gcoracle run: %s/expect: %s (--corpus, or GCCONFORM_CORPUS)\n",
+			r.corpus, strerror(errno));
+		goto out;
+	}
+	snprintf(r.tmpdir, sizeof r.tmpdir, "%s/gcoracle-run.XXXXXX",
+		 getenv("TMPDIR") && strlen(getenv("TMPDIR")) < 30 ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(r.tmpdir)) {
+		fprintf(stderr, "gcoracle run: %s: %s\n", r.tmpdir, strerror(errno));
+		goto out;
+	}
+	if (r.tap_path && !(r.tap = open_report(r.tap_path)))
+		goto out_tmp;
+	if (r.junit_path && !(r.junit_body = open_memstream(&r.junit_buf, &r.junit_len)))
+		goto out_tmp;
+	r.progress = !r.quiet && isatty(1) && !(r.tap == stdout);
+	for (int i = 0; i < n; i++) {
+		char name[256];
+		size_t len = strlen(ents[i]->d_name);
+
+		if (len < 6 || len >= sizeof name || strcmp(ents[i]->d_name + len - 5, ".cbor") != 0)
+			continue;
+		snprintf(name, sizeof name, "%.*s", (int)(len - 5), ents[i]->d_name);
+		if (selected(&r, name) && run_case(&r, name) < 0)
+			goto out_tmp;
+	}
+	if (!r.ntests) {
+		fprintf(stderr, "gcoracle run: no case in %s matches the selection\n", r.corpus);
+		goto out_tmp;
+	}
+	unused = check_unused(&r);
+	if (r.tap)
+		fprintf(r.tap, "1..%u\n", r.ntests);
+	summary(&r, unused);
+	rc = r.nfail ? 1 : 0;
+	if (r.tap && close_report(r.tap, r.tap_path) < 0)
+		rc = 2;
+	r.tap = NULL;
+	if (r.junit_body && write_junit(&r) < 0)
+		rc = 2;
+	if (fflush(stdout) != 0)
+		rc = 2;
+out_tmp:
+	rmdir(r.tmpdir);
+out:
+	if (r.tap && r.tap != stdout)
+		fclose(r.tap);
+	if (r.junit_body)
+		fclose(r.junit_body);
+	free(r.junit_buf);
+	for (int i = 0; ents && i < n; i++)
+		free(ents[i]);
+	free(ents);
+	ac_free(r.ac);
+	return rc;
+}
