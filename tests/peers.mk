@@ -38,7 +38,7 @@ CHECK_ALL_EXTRA += check-peers
 # and that the history the results show still holds (tests/peers/peer_table_check.py).
 PEER_TABLE_SRC = tests/peers/peers.py tests/peers/peer_table_run.py \
 	tests/peers/peer_table_render.py tests/peers/build_peers.sh tests/peers/history.tsv \
-	tests/peers/accepted/traceevent.tsv tests/peers/adapters/te_normalise.py \
+	tests/peers/adapters/te_normalise.py \
 	tests/peers/adapters/bt2_adapter.py tests/peers/adapters/bt1_adapter.py \
 	tests/peers/adapters/dotnet_trace.sh tests/peers/adapters/traceevent/Program.cs \
 	tests/peers/adapters/traceevent/TraceEventAdapter.csproj

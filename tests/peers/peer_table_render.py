@@ -20,7 +20,7 @@ VERDICTS = {
     "ok": ("ok", "ok", "expected result: a y_ case accepted (values equal, where the peer exposes them), "
            "an n_ case rejected"),
     "ok-accepted": ("ok~", "oka", "y_ accepted, values equal but for the peer's accepted differences "
-                    "(tests/peers/accepted/)"),
+                    "(accepted/*.accept)"),
     "values": ("VALUES", "val", "accepted, but decoded values differ from the expectation beyond the "
                "accepted differences"),
     "rejected-valid": ("REJ", "rej", "a y_ case (valid) rejected"),
@@ -57,7 +57,7 @@ def tip(r):
         parts.append(r["detail"])
     if "values" in r:
         parts.append(f"values {r['values']}: {r.get('compared', 0)} events, {r.get('fields', 0)} fields "
-                     f"compared, {r.get('differences', 0)} differences, {r.get('unaccepted', 0)} not accepted")
+                     f"compared, {r.get('differences', 0)} differences, {r.get('accepted', 0)} accepted")
     if r.get("first"):
         parts.append("first: " + r["first"])
     return "; ".join(parts)
@@ -127,7 +127,7 @@ def markdown(doc, peers):
       f"(a child process, {doc['timeout_s']} s time limit, {doc['memory_mib']} MiB address-space "
       "limit for native readers, a 512 MiB GC heap limit for .NET). For the peers that expose "
       "decoded values, every accepted y_ and i_ case is held against its expectation by "
-      "`gcoracle compare`, modulo the peer's accepted differences (`tests/peers/accepted/`). "
+      "`gcoracle compare`, modulo the peer's accepted differences (`accepted/traceevent-4.0.0.accept`, docs/accepted-differences.md). "
       "The grid: [peer-table.html](peer-table.html). How it is run and read: "
       "[peers.md](peers.md#the-peer-table).\n")
     w("## Summary\n")

@@ -24,11 +24,11 @@ memory limit: RLIMIT_AS for native readers, a GC heap hard limit for .NET
   oom       out of memory: OutOfMemoryException (exit 71), MemoryError, or
             an allocation failure under the limit
 
-For the value peers, on accepted y_ and i_ cases, `gcoracle compare
---max 0` holds the output against the case's expectation; each
-difference is looked up in the peer's accepted-differences file
-(tests/peers/accepted/*.tsv): values agree, agree but for accepted
-differences, or differ (with the first difference that is not accepted).
+For the value peers, on accepted y_ and i_ cases, `gcoracle compare --json`
+(every difference) holds the output against the case's expectation, with
+--accept the peer's accepted-differences file (peers.accept_file): values
+agree, agree but for accepted differences, or differ (with the first
+difference that is not accepted).
 """
 import json
 import os
@@ -83,26 +83,24 @@ def run_one(peer, path, out_path):
     return "reject", first[:200]
 
 
-def compare(case, out_path, accepted, oracle, corpus):
-    p = subprocess.run([oracle, "compare", "--json", "--max", "0",
-                        os.path.join(corpus, case["expect"]), out_path],
+def compare(case, out_path, accept, oracle, corpus):
+    cmd = [oracle, "compare", "--json"] + (["--accept", accept] if accept else [])
+    p = subprocess.run(cmd + [os.path.join(corpus, case["expect"]), out_path],
                        capture_output=True, text=True)
     lines = [json.loads(ln) for ln in p.stdout.split("\n") if ln.strip()]
     summary = next((d for d in lines if d.get("type") == "compare"), {})
-    diffs = [d for d in lines if d.get("type") == "diag" and d.get("severity") == "error"]
-    left = [d for d in diffs if not peerlib.is_accepted(accepted, d)]
+    left = [d for d in lines if d.get("type") == "diag" and d.get("severity") == "error"]
     res = {"compared": summary.get("events_compared", 0), "fields": summary.get("fields_compared", 0),
-           "differences": len(diffs), "unaccepted": len(left)}
+           "differences": summary.get("differences", len(left)), "accepted": summary.get("accepted", 0)}
     if summary.get("result") == "skip":
         res["values"] = "skip"
-    elif not diffs and summary.get("result") == "pass":
-        res["values"] = "agree"
-    elif not left:
-        res["values"] = "accepted"
+    elif summary.get("result") == "pass":
+        res["values"] = "accepted" if res["accepted"] else "agree"
     else:
         res["values"] = "differ"
-        d = left[0]
-        res["first"] = (f"{d['code']} event {d.get('event')} ({d.get('name')}): {d['message']}")[:240]
+        if left:
+            d = left[0]
+            res["first"] = (f"{d['code']} event {d.get('event')} ({d.get('name')}): {d['message']}")[:240]
     return res
 
 
@@ -132,7 +130,7 @@ def main():
     t0 = time.time()
     with tempfile.TemporaryDirectory() as tmp:
         for peer in found:
-            accepted = peerlib.load_accepted(top, peer)
+            accept = peerlib.accept_file(top, peer)
             row = results.setdefault(peer["id"], {})
             n = 0
             for case in cases:
@@ -148,7 +146,7 @@ def main():
                         with open(out_path, "rb") as raw, open(out_path + ".c", "wb") as cooked:
                             subprocess.run(peer["post"], stdin=raw, stdout=cooked, check=True)
                         os.replace(out_path + ".c", out_path)
-                    r.update(compare(case, out_path, accepted, oracle, corpus))
+                    r.update(compare(case, out_path, accept, oracle, corpus))
                 row[case["name"]] = r
                 n += 1
             print(f"peer-table: {peer['id']}: {n} cases ({time.time() - t0:.0f} s)", file=sys.stderr)

@@ -8,7 +8,6 @@ that turns its output into what gcoracle compare reads), env, rlimit
 (False for .NET, whose runtime reserves far more address space than it
 uses: a GC heap hard limit stands in for RLIMIT_AS).
 """
-import fnmatch
 import glob
 import os
 import re
@@ -106,31 +105,11 @@ def merge_peer_lists(old, new):
                   key=lambda p: (p["parser"], vkey(p["version"])))
 
 
-def load_accepted(top, peer):
-    """The peer's accepted differences: [(code, event, field)] whose versions
-    column holds the peer's version or "*"."""
-    path = os.path.join(top, "tests", "peers", "accepted",
-                        peer["parser"].split()[0].lower() + ".tsv")
-    out = []
-    if not os.path.exists(path):
-        return out
-    for line in open(path, encoding="utf-8"):
-        if not line.strip() or line.startswith("#"):
-            continue
-        cells = [c.strip() for c in line.rstrip("\n").split("\t")]
-        versions, code, event, field = cells[:4]
-        if versions == "*" or peer["version"] in versions.split(","):
-            out.append((code, event, field))
-    return out
-
-
-def difference_key(d):
-    """(code, event base name, field) of a gcoracle compare difference."""
-    m = re.match(r"field (\w+)", d.get("message", "")) or re.match(r"(\w+):", d.get("message", ""))
-    return d["code"], re.sub(r"_V\d+$", "", d.get("name") or ""), m.group(1) if m else ""
-
-
-def is_accepted(accepted, d):
-    code, event, field = difference_key(d)
-    return any(c == code and fnmatch.fnmatchcase(event, e) and fnmatch.fnmatchcase(field, f)
-               for c, e, f in accepted)
+def accept_file(top, peer):
+    """The accepted-differences file (docs/accepted-differences.md) gcoracle compare is
+    given for the peer, or None: TraceEvent's is the one the project maintains,
+    accepted/traceevent-4.0.0.accept, for every version (an older version's other
+    differences, such as fields it lacks, are real and stay differences)."""
+    if peer["parser"] == "TraceEvent":
+        return os.path.join(top, "accepted", "traceevent-4.0.0.accept")
+    return None
