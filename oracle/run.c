@@ -165,6 +165,9 @@ static ssize_t headed_read(void *cookie, char *buf, size_t n)
 
 static const struct or_reader_ops *find_reader(const char *format)
 {
+	/* gcgen's name for the model stream is "cbor"; the reader's old name stays. */
+	if (strcmp(format, "cbor-model") == 0)
+		format = "cbor";
 	for (int i = 0; or_readers[i]; i++)
 		if (strcmp(or_readers[i]->format, format) == 0)
 			return or_readers[i];
