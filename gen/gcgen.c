@@ -77,7 +77,8 @@ static void help(void)
 	       "  -l, --level N           session level (default 5)\n"
 	       "      --shard I/N         generate shard I of N: its own seed, its share of the\n"
 	       "                          GCs/events (exhaustive: of the items); see gcgen(1)\n"
-	       "  -o, --output FILE       write to FILE (default: stdout); a directory\n"
+	       "  -o, --output FILE       write to FILE (default: stdout, not a terminal: -o - forces\n"
+	       "                          it); a directory\n"
 	       "                          for formats marked (dir)\n"
 	       "  -e, --expect FILE       write expected diagnostics as JSON lines\n"
 	       "      --values FILE       also write the same events as a CBOR model stream:\n"
@@ -481,6 +482,9 @@ int main(int argc, char **argv)
 	    (values_path && same_output(output, values_path)) ||
 	    (expect_path && values_path && same_output(expect_path, values_path)))
 		usage_error("%s: the stream, --expect and --values need one file each", "-o");
+	if (!output && isatty(STDOUT_FILENO))
+		usage_error("the %s stream is binary: give -o FILE, redirect standard output, or "
+			    "-o - to write it to the terminal all the same", format);
 	if (mutate) {
 		if (strcmp(mutate, "all") == 0) {
 			for (unsigned i = 0; i < gen_nmutation_classes; i++)
@@ -702,8 +706,14 @@ int main(int argc, char **argv)
 			cfg.progress_arg = &prog;
 		}
 		ok = gen_sim_run(&cfg, &e) == 0;
-		if (prog.shown)
-			fputc('\n', stderr);
+		if (prog.shown) {
+			/* The last line says 100 %, then goes: the terminal is left clean. */
+			if (ok) {
+				prog.next = 0;
+				show_progress(prog.total, &prog);
+			}
+			fputs("\r\033[K", stderr);
+		}
 	}
 	if (!ok)
 		fprintf(stderr, "%s: %s\n", progname, e.error);

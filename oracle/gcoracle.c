@@ -3,10 +3,12 @@
  * Exit status: 0 no errors, 1 errors found (or expectations not met),
  * 2 unreadable input or bad usage.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "config.h"
 #include <errno.h>
@@ -75,7 +77,7 @@ static void usage(FILE *f)
 	      "  --strict       warnings count as errors\n"
 	      "  --quiet        print only the summary (text mode)\n"
 	      "  --expect FILE  check the diagnostics against gcgen expectations\n"
-	      "  --format FMT   read as FMT (cbor-model, nettrace, ctf, etl) instead of probing\n"
+	      "  --format FMT   read as FMT (cbor, nettrace, ctf, etl) instead of probing\n"
 	      "  --help, --version\n"
 	      "Exit status: 0 no errors, 1 errors found, 2 unreadable input or bad usage.\n",
 	      f);
@@ -97,7 +99,7 @@ int main(int argc, char **argv)
 	struct cli c;
 	struct or_ctx ctx;
 	const char *expect_path = NULL, *format = NULL;
-	int opt, strict = 0, status = 0;
+	int opt, strict = 0, status = 0, unopened = 0;
 
 	/* gcoracle compare EXPECTED ACTUAL: a decoder's output against a corpus case. */
 	if (argc > 1 && strcmp(argv[1], "compare") == 0)
@@ -121,8 +123,17 @@ int main(int argc, char **argv)
 		default: usage(stderr); return 2;
 		}
 	}
-	if (optind >= argc || (c.json && c.cbor)) {
+	if (c.json && c.cbor) {
+		fputs("gcoracle: --json and --cbor exclude each other: choose one\n", stderr);
+		return 2;
+	}
+	if (optind >= argc) {
+		fputs("gcoracle: no FILE or DIR to read\n", stderr);
 		usage(stderr);
+		return 2;
+	}
+	if (c.cbor && isatty(STDOUT_FILENO)) {
+		fputs("gcoracle: --cbor writes binary; not to a terminal (redirect or pipe it)\n", stderr);
 		return 2;
 	}
 	if (expect_path) {
@@ -159,15 +170,22 @@ int main(int argc, char **argv)
 			or_cbor_flush(c.cb);
 
 		if (!is_stdin && stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode)) {
-			/* A trace directory (CTF) */
-			if (or_run_dir(&ctx, argv[i]) != 0 && !c.expect_mode)
-				status = 2;
+			/* A trace directory (CTF). Nothing read from it: unopened (with
+			 * --expect the diagnostics it raised are still judged). */
+			uint64_t before = ctx.stats.bytes;
+
+			if (or_run_dir(&ctx, argv[i]) != 0) {
+				unopened += ctx.stats.bytes == before;
+				if (!c.expect_mode)
+					status = 2;
+			}
 			continue;
 		}
 		FILE *in = is_stdin ? stdin : fopen(argv[i], "rb");
 		if (!in) {
-			fprintf(stderr, "gcoracle: %s: cannot open\n", argv[i]);
+			fprintf(stderr, "gcoracle: %s: %s\n", argv[i], strerror(errno));
 			status = 2;
+			unopened++;
 			continue;
 		}
 		/* With --expect a file the reader refuses is judged by the
@@ -177,6 +195,12 @@ int main(int argc, char **argv)
 			status = 2;
 		if (!is_stdin)
 			fclose(in);
+	}
+	if (unopened == argc - optind && !c.expect_mode) {
+		/* Nothing was read: no summary of zeros. */
+		or_ctx_free(&ctx);
+		or_cbor_out_free(c.cb);
+		return 2;
 	}
 	if (c.json)
 		or_json_summary(c.out, &ctx);

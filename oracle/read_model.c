@@ -189,7 +189,7 @@ static int parse_header(struct or_reader *r, const uint8_t *p, size_t n,
 		          (unsigned long long)psize);
 		return -1;
 	}
-	info->format = "cbor-model";
+	info->format = "cbor";
 	info->format_version = 1;
 	info->pointer_size = (uint8_t)psize;
 	return 0;
@@ -411,7 +411,7 @@ static enum or_status model_next(struct or_reader *r, struct or_event *ev)
 }
 
 const struct or_reader_ops or_read_model = {
-	.format = "cbor-model",
+	.format = "cbor",
 	.probe = probe, .open = model_open, .next = model_next, .close = model_close,
 };
 

@@ -182,6 +182,9 @@ static int headed_seek(void *cookie, off64_t *offset, int whence)
 
 static const struct or_reader_ops *find_reader(const char *format)
 {
+	/* gcgen's name for the model stream is "cbor"; the reader's old name stays. */
+	if (strcmp(format, "cbor-model") == 0)
+		format = "cbor";
 	for (int i = 0; or_readers[i]; i++)
 		if (strcmp(or_readers[i]->format, format) == 0)
 			return or_readers[i];

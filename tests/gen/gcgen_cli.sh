@@ -183,6 +183,27 @@ if command -v script > /dev/null && command -v timeout > /dev/null; then
 else
 	n=$((n + 1)); echo "ok $n # SKIP script(1) or timeout(1) missing: no terminal to show progress on"
 fi
+if command -v script > /dev/null; then
+	# A run that ends: its progress line reaches 100 % and is then erased.
+	: > "$t/empty"
+	script -qefc "'$gcgen' -f nettrace-v5 --gcs 1500000 -o '$t/done'" "$t/ts" < "$t/empty" > /dev/null 2>&1
+	if grep -q 'GCs (' "$t/ts"; then
+		tr '\r' '\n' < "$t/ts" | grep 'GCs (' | tail -1 | grep -q '^gcgen: 1500000/1500000 GCs (100%)' &&
+			tr -d '\r' < "$t/ts" | grep -q "(100%)$(printf '\033')\[K"
+		ok $? "a finished run's progress line reaches 100 % and is cleared"
+	else
+		n=$((n + 1)); echo "ok $n # SKIP the run took less than a second: no progress line to check"
+	fi
+	# No binary stream on a terminal unless asked for with -o -.
+	script -qefc "'$gcgen' --gcs 10" "$t/ts" < "$t/empty" > /dev/null 2>&1
+	r=$?
+	script -qefc "'$gcgen' --gcs 10 -o -" "$t/ts2" < "$t/empty" > /dev/null 2>&1
+	[ $r = 2 ] && grep -q 'stream is binary: give -o FILE' "$t/ts" && [ $? = 0 ] &&
+		! grep -q 'is binary' "$t/ts2"
+	ok $? "without -o, gcgen refuses to write binary to a terminal (exit $r); -o - forces it"
+else
+	n=$((n + 2)); echo "ok $((n - 1)) # SKIP script(1) missing"; echo "ok $n # SKIP script(1) missing"
+fi
 "$gcgen" --gcs 1000 -q -o "$t/quiet" 2> "$t/err" && [ ! -s "$t/err" ]
 ok $? "a short run prints nothing on stderr"
 "$gcgen" --gcs 1000 --stats -o "$t/stats" 2> "$t/err" &&

@@ -84,5 +84,35 @@ help_opts=$({ "$o" --help; "$o" compare --help; } | grep -o -- '--[a-z][a-z-]*' 
 man_opts=$(grep -E '^\.BI? \\-\\-' "$man" | sed 's/\\//g' | grep -o -- '--[a-z][a-z-]*' | sort -u)
 [ -n "$help_opts" ] && [ "$help_opts" = "$man_opts" ]
 ok $? "--help and docs/gcoracle.1 list the same options ($(echo $help_opts))"
+# The command line says what is wrong, and only that.
+"$o" "$t/missing" >"$t/out" 2>"$t/err"; [ $? = 2 ] && grep -qx "gcoracle: $t/missing: No such file or directory" "$t/err" && [ ! -s "$t/out" ]
+ok $? "a file that cannot be opened: the reason (strerror), exit 2, no summary of zeros"
+"$o" --json --cbor x >"$t/out" 2>"$t/err"; [ $? = 2 ] && grep -qx 'gcoracle: --json and --cbor exclude each other: choose one' "$t/err" && ! grep -q usage "$t/err"
+ok $? "--json --cbor says that they exclude each other, not the whole usage"
+mkdir -p "$t/tree/deep/er/still"; cp "$t/junk" "$t/tree/deep/er/still/x"
+"$o" "$t/tree" >"$t/out" 2>"$t/err"; [ $? = 2 ] && grep -q 'no trace this oracle reads' "$t/err" && [ ! -s "$t/out" ]
+ok $? "a directory without a trace: exit 2, no summary of zeros"
+"$o" --format cbor-model "${top_srcdir:-.}/corpus/cases/y_model_realistic_net8.cbor" >"$t/a" 2>&1 &&
+	"$o" --format cbor "${top_srcdir:-.}/corpus/cases/y_model_realistic_net8.cbor" >"$t/b" 2>&1 && cmp -s "$t/a" "$t/b" &&
+	"$o" --help | grep -q 'read as FMT (cbor, nettrace, ctf, etl)'
+ok $? "--format cbor (gcgen's name for the model stream), and cbor-model as an alias"
+if command -v script >/dev/null; then
+	: >"$t/empty"
+	script -qefc "'$o' --cbor '${top_srcdir:-.}/corpus/cases/y_model_realistic_net8.cbor'" "$t/ts" <"$t/empty" >/dev/null 2>&1
+	rc=$?
+	[ $rc = 2 ] && grep -q 'not to a terminal' "$t/ts"
+	ok $? "--cbor refuses to write binary to a terminal (exit $rc)"
+else
+	n=$((n + 1)); echo "ok $n # SKIP script(1) missing: no terminal"
+fi
+# The man pages: every option once; no text line troff would take for a request.
+for page in gcoracle.1 gcgen.1 gcoracle-run.1; do
+	f=${top_srcdir:-.}/docs/$page
+	# (gcoracle.1's COMPARE section documents compare's own options.)
+	dup=$(sed '/^\.SH COMPARE/q' "$f" | grep -E '^\.(BI?|BR) \\-\\-[a-z]' | sed 's/\\//g' | grep -o -- '^\.[A-Z]* --[a-z-]*' | sort | uniq -d)
+	bad=$(grep -nE '^\.' "$f" | grep -vE '^[0-9]+:\.(TH|SH|SS|TP|PP|IP|B|BI|BR|I|IR|RB|RS|RE|br|nf|fi)( |$)')
+	[ -z "$dup$bad" ]
+	ok $? "docs/$page: every option documented once, every line starting with . a request${dup:+ (twice: $dup)}${bad:+ (not a request: $bad)}"
+done
 echo "1..$n"
 exit $fail
