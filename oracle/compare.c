@@ -31,6 +31,7 @@
 #include "compare.h"
 #include "compare_locate.h"
 #include "diag.h"
+#include "output.h"
 
 #define MAX_SHOWN 40          /* differences printed per case by default; all are counted */
 /* What a case can need bounds what is read: one event of at most 64 KiB
@@ -150,12 +151,21 @@ static void emit(struct cmp *c, unsigned code, uint64_t event, int kind, const c
 		}
 		fputs("}\n", c->out);
 	} else if (!c->quiet || gcspec_diags[code].severity == GCSPEC_ERROR) {
-		fprintf(c->out, "%s: %s %s: ", c->case_name, gcspec_diags[code].code,
+		/* The message quotes the decoder's output: escaped for a terminal. */
+		or_text_put(c->out, c->case_name);
+		fprintf(c->out, ": %s %s: ", gcspec_diags[code].code,
 			or_severity_name(gcspec_diags[code].severity));
-		if (event != OR_NO_EVENT)
-			fprintf(c->out, "event %" PRIu64 "%s%s%s: ", event, *name ? " (" : "", name,
-				*name ? ")" : "");
-		fprintf(c->out, "%s\n", msg);
+		if (event != OR_NO_EVENT) {
+			fprintf(c->out, "event %" PRIu64, event);
+			if (*name) {
+				fputs(" (", c->out);
+				or_text_put(c->out, name);
+				fputc(')', c->out);
+			}
+			fputs(": ", c->out);
+		}
+		or_text_put(c->out, msg);
+		fputc('\n', c->out);
 	}
 }
 

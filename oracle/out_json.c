@@ -482,7 +482,7 @@ void or_json_summary(FILE *out, const struct or_ctx *ctx)
  * reorder what is shown. C0 controls, DEL and bytes that are not UTF-8 are
  * written \xNN; C1 controls and the bidirectional overrides \u{XXXX};
  * every other character as it is. */
-static void text_put(FILE *out, const char *s)
+void or_text_put(FILE *out, const char *s)
 {
 	size_t n = strlen(s), k = 0;
 
@@ -505,16 +505,16 @@ void or_text_diag(FILE *out, const struct or_diag *d)
 	fprintf(out, "%s %s: ", or_diag_code(d->code), or_severity_name(d->severity));
 	if (d->event != OR_NO_EVENT) {
 		fprintf(out, "event %" PRIu64 " (", d->event);
-		text_put(out, d->name ? d->name : "-");
+		or_text_put(out, d->name ? d->name : "-");
 		fputs(") at ", out);
 	}
 	if (d->file) {
-		text_put(out, d->file);
+		or_text_put(out, d->file);
 		fprintf(out, " byte %" PRIu64 ": ", d->file_offset);
 	} else {
 		fprintf(out, "byte %" PRIu64 ": ", d->offset);
 	}
-	text_put(out, d->message);
+	or_text_put(out, d->message);
 	fputc('\n', out);
 }
 

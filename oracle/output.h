@@ -40,6 +40,10 @@ void or_json_flush(FILE *out);
 void or_json_diag(FILE *out, const struct or_diag *d);
 void or_json_summary(FILE *out, const struct or_ctx *ctx);
 void or_json_string(FILE *out, const char *s, size_t n);
+/* Text that came from an input, written so that it cannot act on a terminal:
+ * controls, DEL and bytes that are not UTF-8 as \xNN, C1 controls and
+ * bidirectional overrides as \u{XXXX}. */
+void or_text_put(FILE *out, const char *s);
 void or_text_diag(FILE *out, const struct or_diag *d);
 
 struct or_cbor_out;

@@ -190,6 +190,16 @@ rc=$?
 if [ $rc -eq 2 ]; then echo "ok $n - a file that is not an expectation: exit status 2"
 else echo "not ok $n - a file that is not an expectation: exit status $rc, not 2"; fail=1; fi
 
+# The text output quotes the decoder's values: nothing in them may act on a
+# terminal (a C1 CSI, a right-to-left override), so they come out escaped.
+sed '0,/"Count":/s/"Count":[0-9]*/"Count":"\\u009b31mRED\\u202e"/' "$work/$Y" >"$work/in"
+"$oracle" compare "$corpus/expect/$Y.cbor" "$work/in" >"$work/got" 2>&1
+n=$((n + 1))
+if grep -q 'u{009B}31mRED\\u{202E}' "$work/got" && ! LC_ALL=C grep -q "$(printf '\302\233')" "$work/got" &&
+   ! LC_ALL=C grep -q "$(printf '\342\200\256')" "$work/got"; then
+	echo "ok $n - a decoder's C1 control and bidi override are escaped in the text output"
+else echo "not ok $n - raw C1/bidi characters reached the text output"; fail=1; fi
+
 # Every GC-K code of the catalogue was raised above.
 n=$((n + 1))
 missing=""
