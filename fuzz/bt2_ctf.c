@@ -146,14 +146,14 @@ enum { CHILD_ACCEPT = 0, CHILD_REJECT = 1, CHILD_NOMEM = 3 };
 static enum verdict run_forked(const char *dir, double timeout, unsigned long mem_mb,
                                const char *exec_path, char *detail, size_t dlen)
 {
-	struct fz_contain run;
-	struct fz_contain_result res;
+	struct or_contain run;
+	struct or_contain_result res;
 	int status = 0, timed_out = 0;
 	FILE *err = tmpfile(); /* the child's stderr: tells a refused allocation */
 	char text[4096] = "";
 	pid_t pid;
 
-	pid = fz_contain_start(&run);
+	pid = or_contain_start(&run);
 	if (pid < 0) {
 		snprintf(detail, dlen, "fork failed");
 		return V_REJECT;
@@ -172,12 +172,12 @@ static enum verdict run_forked(const char *dir, double timeout, unsigned long me
 			dup2(fileno(err), 2);
 		if (exec_path) {
 			execl(exec_path, "bt2ctf", "-x", dir, (char *)NULL);
-			fz_contain_exec_failed(errno);
+			or_contain_exec_failed(errno);
 			_exit(127);
 		}
 		_exit(read_trace(dir, &events) == 0 ? CHILD_ACCEPT : CHILD_REJECT);
 	}
-	fz_contain_wait(&run, timeout, &res);
+	or_contain_wait(&run, timeout, &res);
 	status = res.status;
 	timed_out = res.timed_out;
 	if (res.exec_errno) {

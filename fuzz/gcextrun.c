@@ -51,8 +51,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "contain.h"
 #include "gcmutator.h"
+#include "isolate.h"
 
 enum verdict { V_ACCEPT, V_REJECT, V_CRASH, V_TIMEOUT };
 static const char *const verdict_name[] = { "accept", "reject", "crash", "timeout" };
@@ -68,39 +68,6 @@ struct opts {
 };
 
 static unsigned counts[4];
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* The command with {} replaced by path (or path appended). */
-static char **argv_for(char **cmd, const char *path)
-{
-	size_t n = 0;
-	int used = 0;
-	char **v;
-
-	while (cmd[n])
-		n++;
-	v = calloc(n + 2, sizeof *v);
-	if (!v)
-		return NULL;
-	for (size_t i = 0; i < n; i++) {
-		if (strcmp(cmd[i], "{}") == 0) {
-			v[i] = (char *)path;
-			used = 1;
-		} else {
-			v[i] = cmd[i];
-		}
-	}
-	if (!used)
-		v[n] = (char *)path;
-	return v;
-}
 
 static int copy_file(const char *from, const char *dir, const char *name)
 {
@@ -128,51 +95,17 @@ static int copy_file(const char *from, const char *dir, const char *name)
 
 static enum verdict run_one(const struct opts *o, const char *path, const char *label)
 {
-	char **argv = argv_for(o->cmd, path);
-	double t0 = now();
-	struct fz_contain run;
-	struct fz_contain_result res;
-	struct rusage ru;
-	int status = 0, timed_out = 0;
-	pid_t pid;
+	char **argv = iso_argv(o->cmd, path);
+	struct iso_limits lim = { o->timeout, o->memory_mb };
+	struct iso_result res;
 	enum verdict v;
-	char detail[64];
 
 	if (!argv) {
 		fprintf(stderr, "gcextrun: out of memory\n");
 		exit(2);
 	}
-	pid = fz_contain_start(&run);
-	if (pid < 0) {
-		fprintf(stderr, "gcextrun: fork: %s\n", strerror(errno));
-		exit(2);
-	}
-	if (pid == 0) {
-		int devnull = open("/dev/null", O_RDWR);
-
-		if (o->memory_mb) {
-			struct rlimit rl = { (rlim_t)o->memory_mb << 20, (rlim_t)o->memory_mb << 20 };
-
-			setrlimit(RLIMIT_AS, &rl);
-		}
-		/* No core files: a crash is recorded here, not on disk. */
-		{
-			struct rlimit core = { 0, 0 };
-
-			setrlimit(RLIMIT_CORE, &core);
-		}
-		if (devnull >= 0) {
-			dup2(devnull, 0);
-			dup2(devnull, 1);
-			dup2(devnull, 2);
-		}
-		setpgid(0, 0);
-		execvp(argv[0], argv);
-		fz_contain_exec_failed(errno);
-		_exit(127);
-	}
-	if (fz_contain_wait(&run, o->timeout, &res) < 0) {
-		fprintf(stderr, "gcextrun: wait: %s\n", strerror(errno));
+	if (iso_run(argv, &lim, -1, -1, &res) < 0) {
+		fprintf(stderr, "gcextrun: %s: %s\n", argv[0], strerror(errno));
 		exit(2);
 	}
 	if (res.exec_errno) {
@@ -180,30 +113,21 @@ static enum verdict run_one(const struct opts *o, const char *path, const char *
 		fprintf(stderr, "gcextrun: cannot run %s: %s\n", argv[0], strerror(res.exec_errno));
 		exit(2);
 	}
-	status = res.status;
-	timed_out = res.timed_out;
-	ru = res.ru;
 	free(argv);
-	if (timed_out) {
+	if (res.verdict == ISO_TIMEOUT) {
 		v = V_TIMEOUT;
-		snprintf(detail, sizeof detail, "killed after %.1fs", o->timeout);
-	} else if (WIFSIGNALED(status)) {
+	} else if (res.verdict == ISO_CRASH) {
 		v = V_CRASH;
-		snprintf(detail, sizeof detail, "signal %d (%s)", WTERMSIG(status),
-		         strsignal(WTERMSIG(status)));
 	} else {
-		int code = WEXITSTATUS(status);
-
-		v = code == 0 ? V_ACCEPT : V_REJECT;
+		v = res.code == 0 ? V_ACCEPT : V_REJECT;
 		for (unsigned i = 0; i < o->ncrash_exit; i++)
-			if (code == o->crash_exit[i])
+			if (res.code == o->crash_exit[i])
 				v = V_CRASH;
-		snprintf(detail, sizeof detail, "exit %d", code);
 	}
 	counts[v]++;
 	if (!o->quiet || v >= V_CRASH)
-		printf("%-7s %7.0f ms %8ld KiB  %-22s %s\n", verdict_name[v], (now() - t0) * 1000,
-		       ru.ru_maxrss, detail, label);
+		printf("%-7s %7.0f ms %8ld KiB  %-22s %s\n", verdict_name[v], res.ms,
+		       res.maxrss_kib, res.detail, label);
 	if (v >= V_CRASH && o->findings) {
 		const char *base = strrchr(label, '/') ? strrchr(label, '/') + 1 : label;
 		char name[512];

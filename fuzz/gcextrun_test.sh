@@ -43,7 +43,7 @@ a=$(sed -n 's/^\([0-9]*\) accept.*/\1/p' "$tmp/out")
 # duration no other process uses, so that pgrep finds only it.
 left() { pgrep -f "^sleep $1\$" >/dev/null 2>&1; }
 for mode in pidns subreaper; do
-	if [ $mode = subreaper ]; then export FZ_CONTAIN=subreaper; fi
+	if [ $mode = subreaper ]; then export GCCONFORM_CONTAIN=subreaper; fi
 	m=$(( $$ % 900 + 100 ))
 	"$x" -i "$tmp/one.nettrace" -- sh -c "sleep 301.$m >/dev/null 2>&1 & exit 0" >"$tmp/out" 2>&1
 	sleep 0.2
@@ -61,7 +61,7 @@ for mode in pidns subreaper; do
 	grep -q '^crash .*signal 11' "$tmp/out"
 	ok $? "$mode: a decoder that kills itself with SIGSEGV is still a crash"
 	for p in $(pgrep -f "^sleep 30[123]\.$m\$"); do kill "$p"; done
-	unset FZ_CONTAIN
+	unset GCCONFORM_CONTAIN
 done
 
 # Item 17: a command that cannot be run is an error (2), not a reject.

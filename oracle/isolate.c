@@ -1,8 +1,8 @@
 /*
- * isolate.c - one command in an isolated child (isolate.h). The child gets
- * its own process group so that a timeout kills the helpers a decoder may
- * have started, and the limits are set between fork and exec so that they
- * bind the decoder and nothing of the caller.
+ * isolate.c - one command in an isolated child (isolate.h). The run is
+ * contained (contain.h) so that nothing the decoder starts outlives it, and
+ * the limits are set between fork and exec so that they bind the decoder
+ * and nothing of the caller.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "contain.h"
 #include "isolate.h"
 
 static double now(void)
@@ -49,14 +50,12 @@ int iso_run(char *const *argv, const struct iso_limits *lim, int out, int err,
 	    struct iso_result *r)
 {
 	double t0 = now();
-	struct rusage ru;
-	int status = 0, timed_out = 0;
-	pid_t pid, w;
+	struct or_contain run;
+	struct or_contain_result res;
+	pid_t pid;
 
 	memset(r, 0, sizeof r[0]);
-	memset(&ru, 0, sizeof ru);
-	fflush(NULL);
-	if ((pid = fork()) < 0)
+	if ((pid = or_contain_start(&run)) < 0)
 		return -1;
 	if (pid == 0) {
 		int devnull = open("/dev/null", O_RDWR);
@@ -75,38 +74,28 @@ int iso_run(char *const *argv, const struct iso_limits *lim, int out, int err,
 		dup2(err >= 0 ? err : devnull, 2);
 		setpgid(0, 0);
 		execvp(argv[0], argv);
+		or_contain_exec_failed(errno);
 		_exit(127);
 	}
-	setpgid(pid, pid);
-	for (;;) {
-		w = wait4(pid, &status, WNOHANG, &ru);
-		if (w == pid)
-			break;
-		if (w < 0 && errno != EINTR) {
-			kill(-pid, SIGKILL);
-			return -1;
-		}
-		if (!timed_out && now() - t0 > lim->timeout) {
-			/* The whole process group: decoders may fork helpers. */
-			kill(-pid, SIGKILL);
-			timed_out = 1;
-		}
-		usleep(2000);
-	}
+	if (or_contain_wait(&run, lim->timeout, &res) < 0)
+		return -1;
 	r->ms = (now() - t0) * 1000;
-	r->maxrss_kib = ru.ru_maxrss;
-	if (timed_out) {
+	r->maxrss_kib = res.ru.ru_maxrss;
+	r->exec_errno = res.exec_errno;
+	if (res.timed_out) {
 		r->verdict = ISO_TIMEOUT;
 		snprintf(r->detail, sizeof r->detail, "killed after %.1fs", lim->timeout);
-	} else if (WIFSIGNALED(status)) {
+	} else if (WIFSIGNALED(res.status)) {
 		r->verdict = ISO_CRASH;
-		r->code = WTERMSIG(status);
+		r->code = WTERMSIG(res.status);
 		snprintf(r->detail, sizeof r->detail, "signal %d (%s)", r->code, strsignal(r->code));
 	} else {
-		r->code = WEXITSTATUS(status);
+		r->code = WEXITSTATUS(res.status);
 		r->verdict = ISO_EXIT;
-		snprintf(r->detail, sizeof r->detail, "exit %d%s", r->code,
-			 r->code == 127 ? " (the command could not be run?)" : "");
+		if (res.exec_errno)
+			snprintf(r->detail, sizeof r->detail, "cannot run: %s", strerror(res.exec_errno));
+		else
+			snprintf(r->detail, sizeof r->detail, "exit %d", r->code);
 	}
 	return 0;
 }

@@ -1,8 +1,9 @@
 /*
- * isolate.h - run a command on one input in an isolated child: its own
- * process group, a wall-clock time limit, an address-space limit, no core
- * files, standard input from /dev/null and standard output and error into
- * the files given. Used by gcoracle run (the corpus runner) and gcextrun.
+ * isolate.h - run a command on one input in an isolated child: contained
+ * (contain.h: nothing it starts outlives it), a wall-clock time limit, an
+ * address-space limit, no core files, standard input from /dev/null and
+ * standard output and error into the files given. Used by gcoracle run (the
+ * corpus runner) and gcextrun.
  */
 #ifndef ORACLE_ISOLATE_H
 #define ORACLE_ISOLATE_H
@@ -19,6 +20,7 @@ struct iso_result {
 	int code;                 /* ISO_EXIT: the exit status; ISO_CRASH: the signal */
 	double ms;
 	long maxrss_kib;
+	int exec_errno;           /* not 0: the command could not be run (ISO_EXIT, code 127) */
 	char detail[64];          /* "exit 1", "signal 11 (Segmentation fault)", ... */
 };
 
@@ -28,7 +30,8 @@ char **iso_argv(char *const *cmd, const char *path);
 
 /* Run argv with stdout and stderr going to the descriptors out and err (-1:
  * /dev/null). Returns 0, or -1 when the child could not be made (fork,
- * wait: errno set). A program that cannot be executed exits 127. */
+ * wait: errno set). A program that cannot be executed exits 127 with
+ * exec_errno set. */
 int iso_run(char *const *argv, const struct iso_limits *lim, int out, int err,
 	    struct iso_result *r);
 

@@ -179,6 +179,11 @@ static int run_case(struct run *r, const char *name)
 		goto fatal;
 	}
 	free(argv);
+	if (ir.exec_errno) {
+		/* No verdict at all: every case would count as a rejection. */
+		fprintf(stderr, "gcoracle run: cannot run %s: %s\n", r->cmd[0], strerror(ir.exec_errno));
+		goto fatal;
+	}
 	if (!(rep = open_memstream(&report, &report_len)) || !(of = fdopen(out, "a+"))) {
 		fprintf(stderr, "gcoracle run: out of memory\n");
 		goto fatal;
@@ -206,8 +211,7 @@ static int run_case(struct run *r, const char *name)
 	else if (strcmp(cr.result, "skip") == 0)
 		; /* a format the decoder says it does not read: its exit status does not count */
 	else if (cls == P_Y && ir.code != 0 && !(crc == 0 && cr.rejection_accepted))
-		snprintf(why, sizeof why, "GC-K021 the decoder failed on a valid case: %s%s", ir.detail,
-			 ir.code == 127 ? "" : "");
+		snprintf(why, sizeof why, "GC-K021 the decoder failed on a valid case: %s", ir.detail);
 	else if (crc == 2)
 		snprintf(why, sizeof why, "the output could not be compared");
 	else if (crc == 1)

@@ -89,6 +89,27 @@ ok $? "an accepted difference that never occurs fails the run (GC-K018)"
 run --case y_nettrace_v5_realistic_net8 --accept "$work/acc" --allow-unused -- "$oracle" --json {}
 ok $? "--allow-unused lets it pass"
 
+# Nothing a decoder starts outlives its case, not even a helper in a session
+# of its own (oracle/contain.c); the marker names this run's helpers only.
+mark=$work/gcrun-helper
+cp "$(command -v sleep)" "$mark"
+cat >"$work/leaves.sh" <<X
+#!/bin/sh
+setsid "$mark" 300 </dev/null >/dev/null 2>&1 &
+"$oracle" --json "\$1"
+X
+chmod +x "$work/leaves.sh"
+run --case y_nettrace_v5_realistic_net8 -- "$work/leaves.sh" {}
+rc=$?
+sleep 0.2
+left=$(pgrep -f "^$mark" | wc -l)
+pkill -f "^$mark" 2>/dev/null
+[ $rc = 0 ] && [ "$left" = 0 ]
+ok $? "a decoder's setsid helper dies with its case (exit $rc, $left left)"
+run --case y_nettrace_v5_realistic_net8 -- "$work/no-such-decoder" {}
+[ $? = 2 ] && grep -q 'cannot run .*no-such-decoder: No such file or directory' "$work/err"
+ok $? "a decoder that cannot be run: exit 2 with the reason, no verdict"
+
 run -- ; [ $? = 2 ]; ok $? "no decoder command: exit 2"
 run --container nettrace7 -- "$oracle" --json {}; [ $? = 2 ] && grep -q 'unknown container "nettrace7"' "$work/err"
 ok $? "an unknown container: exit 2, saying which"

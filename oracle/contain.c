@@ -45,7 +45,7 @@ static void put_record(int fd, char tag, int value)
 	}
 }
 
-void fz_contain_exec_failed(int err)
+void or_contain_exec_failed(int err)
 {
 	if (report_fd >= 0)
 		put_record(report_fd, 'E', err);
@@ -69,10 +69,10 @@ static void be_init(pid_t decoder, int fd)
 	_exit(0);
 }
 
-pid_t fz_contain_start(struct fz_contain *c)
+pid_t or_contain_start(struct or_contain *c)
 {
 	static int subreaper;
-	const char *mode = getenv("FZ_CONTAIN");
+	const char *mode = getenv("GCCONFORM_CONTAIN");
 	int p[2];
 	pid_t pid;
 
@@ -179,7 +179,7 @@ static void sweep(void)
 	}
 }
 
-int fz_contain_wait(struct fz_contain *c, double timeout, struct fz_contain_result *r)
+int or_contain_wait(struct or_contain *c, double timeout, struct or_contain_result *r)
 {
 	double t0 = now();
 	int status = 0, rc = 0;

@@ -1,6 +1,7 @@
 /*
  * contain.h - run a third-party decoder so that nothing it starts outlives
- * it: the harnesses (gcextrun, bt2ctf) fork each run through here.
+ * it: gcoracle run (through isolate.h), gcextrun and bt2ctf fork each run
+ * through here.
  *
  * A process group is not enough: a decoder's helper may call setsid (a new
  * session and group) or simply be left running when the decoder exits in
@@ -12,26 +13,26 @@
  * the same effect. Elsewhere the caller becomes a child subreaper
  * (PR_SET_CHILD_SUBREAPER): orphaned descendants are re-parented to it, and
  * after each run every remaining child is killed and reaped until none is
- * left. FZ_CONTAIN=subreaper in the environment forces the fallback (tests
- * use it to hold both ways to the same promise).
+ * left. GCCONFORM_CONTAIN=subreaper in the environment forces the fallback
+ * (tests use it to hold both ways to the same promise).
  *
- * The decoder runs in the child fz_contain_start returns 0 in; that child
+ * The decoder runs in the child or_contain_start returns 0 in; that child
  * must exec or _exit, never return. A failed exec is reported with
- * fz_contain_exec_failed() just before _exit: the caller's wait then says
+ * or_contain_exec_failed() just before _exit: the caller's wait then says
  * the command could not be run, instead of taking it for a verdict.
  */
-#ifndef FZ_CONTAIN_H
-#define FZ_CONTAIN_H
+#ifndef OR_CONTAIN_H
+#define OR_CONTAIN_H
 
 #include <sys/resource.h>
 #include <sys/types.h>
 
-struct fz_contain {
+struct or_contain {
 	pid_t pid;          /* the process the caller waits for and kills */
 	int fd;             /* read end: the init's report, the exec error */
 };
 
-struct fz_contain_result {
+struct or_contain_result {
 	int status;         /* the decoder's wait status */
 	struct rusage ru;   /* its resource usage */
 	int timed_out;      /* killed at the time limit */
@@ -40,11 +41,11 @@ struct fz_contain_result {
 
 /* fork: in the parent the child's pid (> 0), in the decoder's process 0,
  * -1 on failure. */
-pid_t fz_contain_start(struct fz_contain *c);
+pid_t or_contain_start(struct or_contain *c);
 /* In the decoder's process, after a failed exec: tell the caller why. */
-void fz_contain_exec_failed(int err);
+void or_contain_exec_failed(int err);
 /* Wait for the run, killing it all after timeout seconds; then kill and
  * reap anything it left. 0, or -1 when waiting failed. */
-int fz_contain_wait(struct fz_contain *c, double timeout, struct fz_contain_result *r);
+int or_contain_wait(struct or_contain *c, double timeout, struct or_contain_result *r);
 
 #endif
