@@ -334,10 +334,17 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Directories run_below looks into at most, below one argument: an LTTng
+ * session, or a folder of sessions, needs a few dozen; a directory that
+ * holds no trace (a home directory, /) must not cost a walk of the tree. */
+#define BELOW_BUDGET 512u
+
 /* No reader knows path itself: read every directory below it that one
  * knows (an LTTng session keeps its trace in ust/uid/N/64-bit/), each as
- * a stream of its own, in name order. Returns the number found, or -1. */
-static int run_below(struct or_ctx *ctx, const char *path, unsigned depth, int *failed)
+ * a stream of its own, in name order, looking into at most *budget
+ * directories. Returns the number found. */
+static int run_below(struct or_ctx *ctx, const char *path, unsigned depth, int *failed,
+		     unsigned *budget)
 {
 	DIR *d;
 	struct dirent *e;
@@ -345,8 +352,9 @@ static int run_below(struct or_ctx *ctx, const char *path, unsigned depth, int *
 	size_t n = 0, cap = 0;
 	int found = 0;
 
-	if (depth > 8 || !(d = opendir(path)))
+	if (depth > 8 || !*budget || !(d = opendir(path)))
 		return 0;
+	--*budget;
 	while ((e = readdir(d))) {
 		char p[4096];
 		struct stat st;
@@ -380,7 +388,7 @@ static int run_below(struct or_ctx *ctx, const char *path, unsigned depth, int *
 			if (or_run_dir(ctx, names[i]) != 0)
 				*failed = 1;
 		} else {
-			found += run_below(ctx, names[i], depth + 1, failed);
+			found += run_below(ctx, names[i], depth + 1, failed, budget);
 		}
 		free(names[i]);
 	}
@@ -412,10 +420,17 @@ int or_run_dir(struct or_ctx *ctx, const char *path)
 			ops = or_readers[i];
 	if (!ops) {
 		int failed = 0;
+		unsigned budget = BELOW_BUDGET;
 
-		if (run_below(ctx, path, 1, &failed) > 0)
+		if (run_below(ctx, path, 1, &failed, &budget) > 0)
 			return failed ? -1 : 0;
-		fprintf(stderr, "gcoracle: %s: no trace this oracle reads in this directory\n", path);
+		if (!budget)
+			fprintf(stderr, "gcoracle: %s: no trace this oracle reads in the first %u "
+			        "directories below it; name the trace's own directory\n", path,
+			        BELOW_BUDGET);
+		else
+			fprintf(stderr, "gcoracle: %s: no trace this oracle reads in this directory\n",
+			        path);
 		return -1;
 	}
 	memset(&ctx->info, 0, sizeof ctx->info);

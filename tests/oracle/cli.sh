@@ -105,6 +105,16 @@ if command -v script >/dev/null; then
 else
 	n=$((n + 1)); echo "ok $n # SKIP script(1) missing: no terminal"
 fi
+# A directory that holds no trace is looked into only so far (512
+# directories), not walked whole, and gcoracle says so.
+mkdir -p "$t/notrace"
+i=0; while [ $i -lt 600 ]; do mkdir "$t/notrace/d$i"; i=$((i + 1)); done
+"$o" "$t/notrace" >"$t/out" 2>"$t/err"
+rc=$?
+[ $rc = 2 ] && grep -q 'no trace this oracle reads in the first 512 directories below it' "$t/err" &&
+	! grep -q '^events' "$t/out"
+ok $? "a directory of 600 directories and no trace: exit $rc, looked into 512, said so"
+rm -rf "$t/notrace"
 # The man pages: every option once; no text line troff would take for a request.
 for page in gcoracle.1 gcgen.1 gcoracle-run.1; do
 	f=${top_srcdir:-.}/docs/$page
