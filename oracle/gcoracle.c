@@ -17,9 +17,11 @@
 #include "run_corpus.h"
 #include "expect.h"
 #include "output.h"
+#include "progress.h"
 
 struct cli {
 	int json, cbor, quiet, expect_mode;
+	struct or_progress progress;
 	struct or_expect expect;
 	struct or_cbor_out *cb;
 	FILE *out;
@@ -35,8 +37,10 @@ static void on_diag(void *arg, const struct or_diag *d)
 		or_json_diag(c->out, d);
 	else if (c->cbor)
 		or_cbor_diag(c->cb, d);
-	else if (!c->quiet && !c->expect_mode)
+	else if (!c->quiet && !c->expect_mode) {
+		or_progress_clear(&c->progress);
 		or_text_diag(c->out, d);
+	}
 }
 
 static void on_event(void *arg, struct or_ctx *ctx, const struct or_event *ev,
@@ -156,6 +160,22 @@ int main(int argc, char **argv)
 	if (c.json || c.cbor) {
 		ctx.on_event = on_event;
 		ctx.on_event_arg = &c;
+	}
+	/* A progress line on a terminal, unless the records themselves stream
+	 * to the same terminal. */
+	if (isatty(STDERR_FILENO) && (!(c.json || c.cbor) || !isatty(STDOUT_FILENO))) {
+		const char *after = getenv("GCORACLE_PROGRESS_AFTER");
+		char *end;
+
+		c.progress.tty = stderr;
+		c.progress.after = 1.0;
+		if (after && *after) {
+			double v = strtod(after, &end);
+
+			if (!*end && v >= 0 && v < 1e9)
+				c.progress.after = v;
+		}
+		ctx.progress = &c.progress;
 	}
 	for (int i = optind; i < argc; i++) {
 		int is_stdin = strcmp(argv[i], "-") == 0;

@@ -28,6 +28,8 @@ struct or_stats {
 	uint64_t bytes;
 };
 
+struct or_progress;
+
 struct or_ctx {
 	struct or_diag_sink diag;
 	struct or_stream_info info;
@@ -45,6 +47,8 @@ struct or_ctx {
 	/* Read every file with this reader (or_reader_ops.format) instead of
 	 * probing; NULL to probe. */
 	const char *format;
+	/* A progress line on a terminal, or NULL (progress.h). */
+	struct or_progress *progress;
 };
 
 int or_ctx_init(struct or_ctx *ctx);

@@ -23,6 +23,7 @@
 
 #include "check.h"
 #include "decode.h"
+#include "progress.h"
 #include "u64map.h"
 
 void or_model_compare(struct or_ctx *ctx, const struct or_event *ev,
@@ -211,6 +212,8 @@ static enum or_status run_events(struct or_ctx *ctx, const struct or_reader_ops 
 		}
 		*next = ev.index + 1;
 		*end_off = ev.payload_offset + ev.payload_len;
+		if (ctx->progress && !(ev.index & 0xFFFF))
+			or_progress_tick(ctx->progress, ev.payload_offset);
 		/* Per-processor buffers interleave a thread's events that moved
 		 * between processors: there, file order says nothing. */
 		if (ctx->info.unordered != OR_BY_PROCESSOR)
@@ -286,7 +289,15 @@ int or_run_file(struct or_ctx *ctx, const char *path, FILE *in)
 			fclose(piped);
 		return -1;
 	}
+	if (ctx->progress) {
+		struct stat fst;
+
+		or_progress_start(ctx->progress, path, !piped && fstat(fileno(in), &fst) == 0 &&
+		                  S_ISREG(fst.st_mode) ? (uint64_t)fst.st_size : 0);
+	}
 	st = run_events(ctx, ops, r, &next, &end_off);
+	if (ctx->progress)
+		or_progress_clear(ctx->progress);
 	ops->close(r);
 	if (piped) {
 		long pos = ftell(piped);
@@ -437,7 +448,11 @@ int or_run_dir(struct or_ctx *ctx, const char *path)
 	ctx->info.pointer_size = 8;
 	if (ops->open_dir(&r, path, ctx, &ctx->info) != 0)
 		return -1;
+	if (ctx->progress)
+		or_progress_start(ctx->progress, path, dir_bytes(path));
 	st = run_events(ctx, ops, r, &next, &end_off);
+	if (ctx->progress)
+		or_progress_clear(ctx->progress);
 	/* The stream's end before close: the reader still locates offsets. */
 	end_off = dir_bytes(path);
 	ctx->stats.bytes += end_off;

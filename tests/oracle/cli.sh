@@ -105,6 +105,24 @@ if command -v script >/dev/null; then
 else
 	n=$((n + 1)); echo "ok $n # SKIP script(1) missing: no terminal"
 fi
+# On a terminal a long run shows a progress line on standard error
+# (GCORACLE_PROGRESS_AFTER=0: from the start) and erases it before the
+# summary; off a terminal nothing of it is written.
+if command -v script >/dev/null; then
+	: >"$t/empty"
+	"${top_builddir:-.}/gen/gcgen" -q --gcs 3000 -f nettrace-v5 -o "$t/prog.nettrace"
+	GCORACLE_PROGRESS_AFTER=0 script -qefc "'$o' '$t/prog.nettrace'" "$t/ts" <"$t/empty" >/dev/null 2>&1
+	esc=$(printf '\033')
+	grep -q "gcoracle: $t/prog.nettrace: [0-9]*% (.* MB of .* MB)" "$t/ts" &&
+		grep -q "$esc\[K[0-9]* events (" "$t/ts"
+	ok $? "a progress line on a terminal, erased before the summary"
+	GCORACLE_PROGRESS_AFTER=0 "$o" "$t/prog.nettrace" >"$t/out" 2>"$t/err"
+	[ ! -s "$t/err" ] && ! grep -q "$esc" "$t/out"
+	ok $? "no progress line when standard error is not a terminal"
+else
+	n=$((n + 1)); echo "ok $n # SKIP script(1) missing: no terminal"
+	n=$((n + 1)); echo "ok $n # SKIP script(1) missing: no terminal"
+fi
 # A directory that holds no trace is looked into only so far (512
 # directories), not walked whole, and gcoracle says so.
 mkdir -p "$t/notrace"
