@@ -39,11 +39,12 @@ a=$(sed -n 's/^\([0-9]*\) accept.*/\1/p' "$tmp/out")
 [ "${a:-0}" -ge 15 ]; ok $? "-n writes structure-aware nettrace mutants the command reads (${a:-0} of 21 start with the magic)"
 
 # Item 16: nothing a decoder starts outlives its run, setsid or not, with a
-# PID namespace and with the subreaper fallback. Each helper sleeps for a
-# duration no other process uses, so that pgrep finds only it.
+# subreaper (the default) and with a PID namespace (GCCONFORM_CONTAIN=pidns).
+# Each helper sleeps for a duration no other process uses, so that pgrep
+# finds only it.
 left() { pgrep -f "^sleep $1\$" >/dev/null 2>&1; }
-for mode in pidns subreaper; do
-	if [ $mode = subreaper ]; then export GCCONFORM_CONTAIN=subreaper; fi
+for mode in subreaper pidns; do
+	if [ $mode = pidns ]; then export GCCONFORM_CONTAIN=pidns; fi
 	m=$(( $$ % 900 + 100 ))
 	"$x" -i "$tmp/one.nettrace" -- sh -c "sleep 301.$m >/dev/null 2>&1 & exit 0" >"$tmp/out" 2>&1
 	sleep 0.2

@@ -5,16 +5,17 @@
  *
  * A process group is not enough: a decoder's helper may call setsid (a new
  * session and group) or simply be left running when the decoder exits in
- * time. Where the kernel allows it (root, or user namespaces), each run
- * gets a PID namespace of its own: a small init (PID 1 there) forks the
- * decoder, waits for it, hands its status and resource usage to the
- * caller through a pipe and exits, and the kernel then kills every other
- * process in the namespace, setsid or not; a timeout kills the init, with
- * the same effect. Elsewhere the caller becomes a child subreaper
- * (PR_SET_CHILD_SUBREAPER): orphaned descendants are re-parented to it, and
- * after each run every remaining child is killed and reaped until none is
- * left. GCCONFORM_CONTAIN=subreaper in the environment forces the fallback
- * (tests use it to hold both ways to the same promise).
+ * time. The caller becomes a child subreaper (PR_SET_CHILD_SUBREAPER):
+ * orphaned descendants are re-parented to it, whatever their session, and
+ * after each run (in time or killed at its time limit) every remaining
+ * child is killed and reaped until none is left.
+ * GCCONFORM_CONTAIN=pidns in the environment gives each run a PID namespace
+ * of its own instead (root, or user namespaces): a small init (PID 1 there)
+ * forks the decoder, waits for it, hands its status to the caller through
+ * a pipe and exits, and the kernel then kills every other process in the
+ * namespace. It is not the default because a decoder built with
+ * LeakSanitizer fails inside one (it finds its threads through a /proc that
+ * belongs to the parent namespace). Tests hold both ways to one promise.
  *
  * The decoder runs in the child or_contain_start returns 0 in; that child
  * must exec or _exit, never return. A failed exec is reported with
@@ -30,12 +31,18 @@
 struct or_contain {
 	pid_t pid;          /* the process the caller waits for and kills */
 	int fd;             /* read end: the init's report, the exec error */
+	/* Kill the run when the process pid holds more resident memory than
+	 * this (bytes, polled every 20 ms; 0, as or_contain_start leaves it:
+	 * no limit). Unlike RLIMIT_AS it lets a sanitizer-built decoder
+	 * reserve its shadow memory. */
+	unsigned long long rss_limit;
 };
 
 struct or_contain_result {
 	int status;         /* the decoder's wait status */
 	struct rusage ru;   /* its resource usage */
 	int timed_out;      /* killed at the time limit */
+	int over_memory;    /* killed at the resident-memory limit */
 	int exec_errno;     /* not 0: the command could not be run (errno) */
 };
 

@@ -77,6 +77,7 @@ int iso_run(char *const *argv, const struct iso_limits *lim, int out, int err,
 		or_contain_exec_failed(errno);
 		_exit(127);
 	}
+	run.rss_limit = (unsigned long long)lim->rss_mb << 20;
 	if (or_contain_wait(&run, lim->timeout, &res) < 0)
 		return -1;
 	r->ms = (now() - t0) * 1000;
@@ -85,6 +86,11 @@ int iso_run(char *const *argv, const struct iso_limits *lim, int out, int err,
 	if (res.timed_out) {
 		r->verdict = ISO_TIMEOUT;
 		snprintf(r->detail, sizeof r->detail, "killed after %.1fs", lim->timeout);
+	} else if (res.over_memory) {
+		r->verdict = ISO_CRASH;
+		r->code = SIGKILL;
+		snprintf(r->detail, sizeof r->detail, "killed holding over %lu MB resident",
+			 lim->rss_mb);
 	} else if (WIFSIGNALED(res.status)) {
 		r->verdict = ISO_CRASH;
 		r->code = WTERMSIG(res.status);

@@ -13,6 +13,7 @@ enum iso_verdict { ISO_EXIT, ISO_CRASH, ISO_TIMEOUT };
 struct iso_limits {
 	double timeout;           /* seconds */
 	unsigned long memory_mb;  /* RLIMIT_AS of the child; 0: none */
+	unsigned long rss_mb;     /* resident memory the child may hold; 0: no limit */
 };
 
 struct iso_result {

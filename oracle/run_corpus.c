@@ -438,7 +438,7 @@ static void usage(FILE *f)
 	      "  --accept FILE     differences the decoder knowingly has (docs/accepted-differences.md)\n"
 	      "  --allow-unused    entries that accept nothing in this run are not a failure\n"
 	      "  --timeout SECS    per case (default 60)\n"
-	      "  --memory MB       address-space limit of the decoder (default 4096; 0: none)\n"
+	      "  --memory MB       resident memory the decoder may hold (default 4096; 0: none)\n"
 	      "  --tap FILE        TAP report (- : standard output)\n"
 	      "  --junit FILE      JUnit XML report\n"
 	      "  --max N           differences per failed case in the reports (default 20; 0: all)\n"
@@ -531,7 +531,7 @@ int or_run_main(int argc, char **argv)
 
 	memset(&r, 0, sizeof r);
 	r.lim.timeout = 60;
-	r.lim.memory_mb = 4096;
+	r.lim.rss_mb = 4096;
 	r.max = 20;
 	r.corpus = default_corpus();
 	optind = 1;
@@ -576,7 +576,7 @@ int or_run_main(int argc, char **argv)
 				goto out;
 			}
 			if (opt == 'm')
-				r.lim.memory_mb = v;
+				r.lim.rss_mb = v;
 			else
 				r.max = (unsigned)v;
 			break;

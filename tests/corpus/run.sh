@@ -110,6 +110,25 @@ run --case y_nettrace_v5_realistic_net8 -- "$work/no-such-decoder" {}
 [ $? = 2 ] && grep -q 'cannot run .*no-such-decoder: No such file or directory' "$work/err"
 ok $? "a decoder that cannot be run: exit 2 with the reason, no verdict"
 
+# The memory limit is on resident memory: a decoder that touches 400 MB is
+# killed at --memory 100 and fails as a crash (K019), while an address-space
+# reservation as large as a sanitizer's shadow is no reason to stop it.
+cat >"$work/hog.sh" <<X
+#!/bin/sh
+exec "$PYTHON3" -c 'import mmap, sys, time
+m = mmap.mmap(-1, 1 << 33, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | getattr(mmap, "MAP_NORESERVE", 0))
+if sys.argv[1] == "touch":
+    b = bytearray(400 << 20)
+    time.sleep(5)
+import subprocess; subprocess.run(["$oracle", "--json", sys.argv[2]])' "\$@"
+X
+chmod +x "$work/hog.sh"
+run --case y_nettrace_v5_realistic_net8 --memory 100 --tap "$work/tap" -- "$work/hog.sh" touch {}
+[ $? = 1 ] && grep -q '^# GC-K019 the decoder crashed: killed holding over 100 MB resident' "$work/tap"
+ok $? "a decoder past --memory (resident) is killed and fails (GC-K019)"
+run --case y_nettrace_v5_realistic_net8 --memory 100 -- "$work/hog.sh" reserve {}
+ok $? "an 8 GiB address-space reservation alone is within --memory 100"
+
 run -- ; [ $? = 2 ]; ok $? "no decoder command: exit 2"
 run --container nettrace7 -- "$oracle" --json {}; [ $? = 2 ] && grep -q 'unknown container "nettrace7"' "$work/err"
 ok $? "an unknown container: exit 2, saying which"
