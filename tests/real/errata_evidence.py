@@ -53,8 +53,13 @@ RUNTIME = "Microsoft-Windows-DotNETRuntime"
 
 def norm(v):
     # The listener writes integers of 2^53 and above as strings.
-    if isinstance(v, str) and v.isdigit():
-        return int(v)
+    if isinstance(v, str) and v.lstrip("-").isdigit():
+        v = int(v)
+    # .NET Core 3.1's listener gives some UInt64 fields signed
+    # (GCPerHeapHistory_V3 PinnedAllocatedAdvance -65608, where the file's
+    # UInt64 holds 2^64 - 65608): the same 64 bits.
+    if isinstance(v, int) and not isinstance(v, bool) and -(1 << 63) <= v < 0:
+        return v + (1 << 64)
     return v
 
 
@@ -305,7 +310,7 @@ def read_trace(evd, capdir, name, oracle, trace=None):
                 c = collections.Counter()
                 for js, count in decoded.get(key, {}).items():
                     full = json.loads(js)
-                    c[json.dumps({k: full.get(k) for k in fields}, sort_keys=True)] += count
+                    c[json.dumps({k: norm(full.get(k)) for k in fields}, sort_keys=True)] += count
                 projected[names_key] = c
             pool = projected[names_key]
             js = json.dumps(fields, sort_keys=True)
