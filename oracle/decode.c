@@ -343,7 +343,9 @@ int or_decode_fits(const struct gcspec_event *spec, const uint8_t *payload,
 
 	if (spec->nfields > OR_MAX_FIELDS)
 		return 0;
-	return dec_all(&d, v, &n, &end) == 0 && end == len;
+	/* An opaque tail (errata.toml) is part of the payload, as or_decode
+	 * takes it: no P002. */
+	return dec_all(&d, v, &n, &end) == 0 && (end == len || (spec->opaque_tail && end < len));
 }
 
 /* The payload does not fit its version: does it fit another one exactly? */
@@ -353,7 +355,9 @@ static void check_other_versions(struct dstate *d)
 
 	for (unsigned ver = 0; ver < GCSPEC_MAX_VERSIONS; ver++) {
 		const struct gcspec_event *o = gcspec_lookup(s->provider, s->id, ver);
-		if (!o || o == s)
+		/* An opaque tail fits any longer payload: it says nothing of a
+		 * mislabelled version. */
+		if (!o || o == s || o->opaque_tail)
 			continue;
 		if (or_decode_fits(o, d->p, d->len, d->psize)) {
 			REPORT(d, GCSPEC_DIAG_P008, 0,
