@@ -22,7 +22,7 @@ install-paths:
 	@f="$(DESTDIR)$(pkgconfigdir)/gcmutator.pc"; [ ! -f "$$f" ] || { \
 		sed -e 's|@prefix[@]|$(prefix)|' -e 's|@libdir[@]|$(libdir)|' \
 		    -e 's|@includedir[@]|$(includedir)|' -e 's|@PACKAGE_VERSION[@]|$(PACKAGE_VERSION)|' \
-		    $(srcdir)/fuzz/gcmutator.pc.in >"$$f.tmp" && mv "$$f.tmp" "$$f"; }
+		    $(srcdir)/fuzz/gcmutator/gcmutator.pc.in >"$$f.tmp" && mv "$$f.tmp" "$$f"; }
 .PHONY: install-paths
 
 # make distcheck installs into a staging prefix: what is installed names it.

@@ -20,16 +20,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "emit.h"
-#include "exhaustive.h"
-#include "mutate.h"
-#include "mutate_container.h"
-#include "outdir.h"
-#include "outfile.h"
-#include "profiles.h"
-#include "rng.h"
-#include "sim.h"
-#include "writer.h"
+#include "gen/model/emit.h"
+#include "gen/model/exhaustive.h"
+#include "gen/faults/mutate.h"
+#include "gen/faults/mutate_container.h"
+#include "gen/formats/ctf/outdir.h"
+#include "gen/formats/outfile.h"
+#include "gen/model/profiles.h"
+#include "gen/model/rng.h"
+#include "gen/model/sim.h"
+#include "gen/formats/writer.h"
 
 static const char *progname = "gcgen";
 

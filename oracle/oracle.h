@@ -13,9 +13,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "diag.h"
-#include "reader.h"
-#include "reorder.h"
+#include "oracle/diag.h"
+#include "oracle/formats/reader.h"
+#include "oracle/reorder/reorder.h"
 
 struct or_decoded;
 struct or_check;

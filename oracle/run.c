@@ -21,10 +21,10 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-#include "check.h"
-#include "decode.h"
-#include "progress.h"
-#include "u64map.h"
+#include "oracle/check/check.h"
+#include "oracle/decode/decode.h"
+#include "oracle/progress.h"
+#include "util/u64map.h"
 
 void or_model_compare(struct or_ctx *ctx, const struct or_event *ev,
                       const struct or_decoded *dec);

@@ -22,10 +22,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "accept.h"
-#include "compare.h"
-#include "isolate.h"
-#include "run_corpus.h"
+#include "oracle/compare/accept.h"
+#include "oracle/compare/compare.h"
+#include "oracle/isolate.h"
+#include "oracle/run_corpus.h"
 
 #ifndef GCCONFORM_CORPUSDIR
 #define GCCONFORM_CORPUSDIR "/usr/local/share/gcconform/corpus"

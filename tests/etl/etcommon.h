@@ -12,11 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "etl_r.h"
-#include "etl_w.h"
+#include "oracle/formats/etl/etl_r.h"
+#include "gen/formats/etl/etl_w.h"
 #include "../diag_collect.h"
-#include "gcspec.h"
-#include "mutate_etl.h"
+#include "spec/gcspec.h"
+#include "gen/formats/etl/mutate_etl.h"
 
 #define ET_MAXEV 20000
 

@@ -18,7 +18,7 @@ For V5 and V6, every option (and all of them together) must:
                                describing every spec event (first-use: a
                                metadata block comes after an EventBlock)
 By default sequence points go where the runtime puts them (every 10 MiB of
-its thread buffers, gen/nettrace_wsp.h): a long stream gets several, each
+its thread buffers, gen/formats/nettrace/nettrace_wsp.h): a long stream gets several, each
 after more than 1 MB and at most 10 MiB of EventBlocks, and --sp-every end
 leaves only the final one; both read back as the same events.
 Bad option values are usage errors (exit 2), and so are the options with a

@@ -12,10 +12,10 @@
 #include <string.h>
 
 #include "../diag_collect.h"
-#include "gcspec.h"
-#include "mutate_nettrace.h"
-#include "nettrace_r.h"
-#include "nettrace_w.h"
+#include "spec/gcspec.h"
+#include "gen/formats/nettrace/mutate_nettrace.h"
+#include "oracle/formats/nettrace/nettrace_r.h"
+#include "gen/formats/nettrace/nettrace_w.h"
 
 #define NT_MAXEV 20000
 

@@ -1,6 +1,6 @@
 """Helpers for the spec tests: TAP output and reading the spec TOML.
 
-Deliberately independent of gen/specgen.py, so the tests check the script
+Deliberately independent of spec/specgen.py, so the tests check the script
 rather than repeat it.
 """
 import os
