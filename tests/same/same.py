@@ -25,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 
 PROGS = ("gen/gcgen", "oracle/gcoracle")
 FAMILY = {".cbor": "cbor", ".nettrace": "nettrace", ".etl": "etl", ".ctf": "ctf"}
@@ -192,8 +193,8 @@ def first_difference(a, b):
         lb = b[b.rfind(b"\n", 0, n) + 1:].split(b"\n", 1)[0]
         return "line %d (byte %d; %d and %d bytes):\n#   reference: %r\n#   this tree: %r" % (
             line, n, len(a), len(b), la[:200], lb[:200])
-    return "byte %d (%d and %d bytes): reference %s, this tree %s" % (
-        n, len(a), len(b), a[n:n + 16].hex(" "), b[n:n + 16].hex(" "))
+    return "byte %d (%d and %d bytes): reference %s %r, this tree %s %r" % (
+        n, len(a), len(b), a[n:n + 16].hex(" "), a[n:n + 16], b[n:n + 16].hex(" "), b[n:n + 16])
 
 
 def compare(run, old, new):
@@ -323,6 +324,7 @@ def main():
                          "compared by SHA-256")
     a = ap.parse_args()
     src, build = os.path.abspath(a.srcdir), os.path.abspath(a.builddir)
+    t0 = time.monotonic()
 
     bins = lambda root: {"gcgen": os.path.join(root, PROGS[0]), "gcoracle": os.path.join(root, PROGS[1])}
     new = bins(build)
@@ -521,8 +523,9 @@ def main():
         % ("ok" if written * 10 >= len(specs) * 9 else "not ok", n, written, len(specs)))
     if written * 10 < len(specs) * 9:
         c.diffs.append(("stream", "gcgen", ["only %d of %d streams written" % (written, len(specs))]))
-    say("# check-oracle-same: reference %s: %d comparisons (%d corpus cases, %d streams), %d different"
-        % (rev if a.oracle_base else rev[:12], c.comparisons, len(cases), len(specs), len(c.diffs)))
+    say("# check-oracle-same: reference %s: %d comparisons (%d corpus cases, %d streams), %d different, %.0f s"
+        % (rev if a.oracle_base else rev[:12], c.comparisons, len(cases), len(specs), len(c.diffs),
+           time.monotonic() - t0))
     say("1..%d" % n)
     if not c.diffs:
         shutil.rmtree(work, ignore_errors=True)
