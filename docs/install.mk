@@ -7,7 +7,8 @@
 dist_doc_DATA += docs/accepted-differences.md docs/diagnostics.md \
 	docs/faults.md docs/fuzzing.md docs/findings.md docs/ctf.md docs/etl.md docs/nettrace.md \
 	docs/real-runtime.md docs/real-parser-bugs.md docs/peers.md docs/spec.md docs/errata.md \
-	docs/oracle-performance.md docs/model-stream.cddl docs/oracle-output.cddl
+	docs/oracle-performance.md docs/same-output.md docs/model-stream.cddl \
+	docs/oracle-output.cddl
 
 install-data-hook: install-paths
 install-paths:

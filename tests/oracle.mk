@@ -71,13 +71,5 @@ tests_oracle_cbor_bench_SOURCES = tests/oracle/cbor_bench.c
 tests_oracle_cbor_bench_CPPFLAGS = $(AM_CPPFLAGS) $(CBOR_CFLAGS)
 tests_oracle_cbor_bench_LDADD = oracle/liboracle.a spec/libgcspec.a $(CBOR_LIBS) $(FWNT_LIBS)
 
-# A faster gcoracle must say exactly what the old one said, on thousands of
-# generated streams (docs/oracle-performance.md):
-#   make check-oracle-same ORACLE_BASE=/path/to/the/old/gcoracle
-check-oracle-same: oracle/gcoracle$(EXEEXT) gen/gcgen$(EXEEXT)
-	@if test -z '$(ORACLE_BASE)'; then \
-		echo "check-oracle-same: set ORACLE_BASE=/path/to/the/old/gcoracle" >&2; exit 2; fi
-	$(SHELL) $(srcdir)/tests/oracle/same_output.sh '$(ORACLE_BASE)' ./oracle/gcoracle$(EXEEXT) \
-		./gen/gcgen$(EXEEXT)
-.PHONY: check-oracle-same
-EXTRA_DIST += tests/oracle/same_output.sh
+# A faster gcoracle must say exactly what the old one said: make
+# check-oracle-same (tests/same.mk), ORACLE_BASE=/path/to/the/old/gcoracle.
