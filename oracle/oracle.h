@@ -49,6 +49,10 @@ struct or_ctx {
 	const char *format;
 	/* A progress line on a terminal, or NULL (progress.h). */
 	struct or_progress *progress;
+	/* Per event-version (gcspec_events index), the fields or_decode_lean
+	 * must fill, one bit per field index: the checker's (or_check_keep(),
+	 * set by or_ctx_init). NULL: or_decode_lean decodes every field. */
+	const uint64_t *keep;
 };
 
 int or_ctx_init(struct or_ctx *ctx);

@@ -40,6 +40,8 @@ int or_ctx_init(struct or_ctx *ctx)
 		return -1;
 	}
 	ctx->info.pointer_size = 8;
+	/* The lean decoder fills the fields the checker reads. */
+	ctx->keep = or_check_keep();
 	return 0;
 }
 

@@ -24,11 +24,12 @@ enum or_kind {
 	OR_K_FIN_BEGIN, OR_K_FIN_END, OR_K_ALLOC_TICK, OR_K_SETTINGS
 };
 
-/* Where the fields the checker reads sit in each event-version (-1: absent).
- * The checker reads a decoded event's fields through these indexes and no
- * other way: the lean decoder (or_decode_lean) fills only the fields
- * or_evinfo_fields() names, so a rule that needs another field adds its
- * index here and says so there. */
+/* Where the fields the checker reads sit in each event-version (-1: absent;
+ * check_evinfo.c). The checker reads a decoded event's fields through these
+ * indexes and no other way: the lean decoder (or_decode_lean) fills only
+ * the fields or_evinfo_fields() names (handed to it as or_check_keep()'s
+ * table in or_ctx.keep), so a rule that needs another field adds its index
+ * here and says so there. */
 struct or_evinfo {
 	uint8_t kind;
 	uint8_t values;  /* a rule of or_check_values() applies */
@@ -37,10 +38,14 @@ struct or_evinfo {
 };
 
 extern struct or_evinfo or_evinfo[GCSPEC_NEVENTS];
+/* Fill or_evinfo (once; later calls return at once). */
 void or_evinfo_init(void);
 /* The fields the checker reads of an event-version, one bit per field
  * index (indexes past 63 cannot be named: int8_t). */
 uint64_t or_evinfo_fields(const struct or_evinfo *ei);
+/* or_evinfo_fields() of every event-version, indexed like gcspec_events:
+ * the keep table the lean decoder is given (or_ctx.keep). */
+const uint64_t *or_check_keep(void);
 
 struct or_check *or_check_new(void);
 void or_check_free(struct or_check *c);
@@ -80,15 +85,10 @@ static inline void or_check_timestamp(struct or_ctx *ctx, const struct or_event 
 void or_check_end(struct or_ctx *ctx, uint64_t next_index, uint64_t offset);
 void or_check_reset(struct or_check *c);
 
-/* Value-map rule for one decoded field (GC-V001..V003); field offset `at`
- * is within the payload. Called by the decoder, members included. */
-void or_check_map(struct or_ctx *ctx, const struct or_event *ev,
-                  const struct gcspec_event *spec,
-                  const struct gcspec_field *f, uint64_t value, uint32_t at);
-
-/* Field rules that need several fields of one event (V004..V006). */
+/* Field rules that need several fields of one event (V004..V006); ei is
+ * the event-version's or_evinfo. */
 void or_check_values(struct or_ctx *ctx, const struct or_event *ev,
-                     const struct or_decoded *dec);
+                     const struct or_decoded *dec, const struct or_evinfo *ei);
 /* Can a rule of or_check_values() apply to events with these fields? The
  * checker calls it only for those (or_evinfo.values): a new rule there
  * says here which events it concerns. */

@@ -1,40 +1,11 @@
 /*
- * check_values.c - rules on field values: value maps, AllocationAmount,
- * depth, heap indexes. Stream rules are in check_stream.c.
+ * check_values.c - rules on several field values of one event:
+ * AllocationAmount, depth. Stream rules are in check_stream.c; a value
+ * map's rule on one field is the decoder's (decode.c).
  */
 #include <string.h>
 
 #include "oracle/check/check.h"
-
-void or_check_map(struct or_ctx *ctx, const struct or_event *ev,
-                  const struct gcspec_event *spec,
-                  const struct gcspec_field *f, uint64_t value, uint32_t at)
-{
-	const struct gcspec_map *m = &gcspec_maps[f->map];
-	const struct gcspec_map_value *mv = &gcspec_map_values[m->first_value];
-	uint64_t off = ev->payload_offset + at;
-
-	if (m->bitmap) {
-		uint64_t all = 0;
-		for (unsigned k = 0; k < m->nvalues; k++)
-			all |= mv[k].value;
-		if (value & ~all)
-			or_report(ctx, m->open ? GCSPEC_DIAG_V002 : GCSPEC_DIAG_V003,
-			          ev->index, off, spec->symbol,
-			          "field '%s' = 0x%llx sets bits 0x%llx that flag map %s does not define",
-			          f->name, (unsigned long long)value,
-			          (unsigned long long)(value & ~all), m->name);
-		return;
-	}
-	for (unsigned k = 0; k < m->nvalues; k++)
-		if (mv[k].value == value)
-			return;
-	or_report(ctx, m->open ? GCSPEC_DIAG_V002 : GCSPEC_DIAG_V001, ev->index,
-	          off, spec->symbol,
-	          "field '%s' = %llu is not a value of %s map %s",
-	          f->name, (unsigned long long)value,
-	          m->open ? "open" : "closed", m->name);
-}
 
 int or_values_apply(const struct or_evinfo *ei)
 {
@@ -44,9 +15,8 @@ int or_values_apply(const struct or_evinfo *ei)
 }
 
 void or_check_values(struct or_ctx *ctx, const struct or_event *ev,
-                     const struct or_decoded *dec)
+                     const struct or_decoded *dec, const struct or_evinfo *ei)
 {
-	const struct or_evinfo *ei = &or_evinfo[dec->event];
 	const char *sym = dec->spec->symbol;
 	const struct or_val *v = dec->v;
 	unsigned n = dec->nvalid;

@@ -8,7 +8,6 @@
  */
 #include <string.h>
 
-#include "oracle/check/check.h"
 #include "oracle/decode/decode.h"
 #include "oracle/decode/decode_plan.h"
 #include "util/utf.h"
@@ -39,20 +38,6 @@ uint64_t or_le(const uint8_t *p, unsigned width)
 	for (unsigned i = width < 8 ? width : 8; i-- > 0;)
 		v = v << 8 | p[i];
 	return v;
-}
-
-unsigned or_type_width(unsigned type, unsigned pointer_size)
-{
-	switch (type) {
-	case GCSPEC_UINT8: case GCSPEC_INT8: return 1;
-	case GCSPEC_UINT16: case GCSPEC_INT16: return 2;
-	case GCSPEC_UINT32: case GCSPEC_INT32: case GCSPEC_FLOAT:
-	case GCSPEC_BOOLEAN: return 4;
-	case GCSPEC_UINT64: case GCSPEC_INT64: case GCSPEC_DOUBLE: return 8;
-	case GCSPEC_POINTER: return pointer_size;
-	case GCSPEC_GUID: return 16;
-	default: return 0;
-	}
 }
 
 const char *or_type_name(unsigned type)
@@ -97,6 +82,37 @@ static const char *fname(const struct dstate *d, unsigned i, char *buf,
 	        (d)->ev->payload_offset + (pos), (d)->spec->symbol, __VA_ARGS__); \
 	} while (0)
 
+/* The value map of field i (GC-V001..V003, members included): the spec's
+ * rule on one value, applied where the value is read, in field order, as
+ * the Boolean rule (P009) is; the plan (or_plan_map_ok) and the lean
+ * decoder test the same maps to know there is nothing to say. */
+OR_COLD static void map_rule(const struct dstate *d, unsigned i, uint64_t value,
+                             uint32_t at)
+{
+	const struct gcspec_field *f = &d->f[i];
+	const struct gcspec_map *m = &gcspec_maps[f->map];
+	const struct gcspec_map_value *mv = &gcspec_map_values[m->first_value];
+
+	if (m->bitmap) {
+		uint64_t all = 0;
+		for (unsigned k = 0; k < m->nvalues; k++)
+			all |= mv[k].value;
+		if (value & ~all)
+			REPORT(d, m->open ? GCSPEC_DIAG_V002 : GCSPEC_DIAG_V003, at,
+			       "field '%s' = 0x%llx sets bits 0x%llx that flag map %s does not define",
+			       f->name, (unsigned long long)value,
+			       (unsigned long long)(value & ~all), m->name);
+		return;
+	}
+	for (unsigned k = 0; k < m->nvalues; k++)
+		if (mv[k].value == value)
+			return;
+	REPORT(d, m->open ? GCSPEC_DIAG_V002 : GCSPEC_DIAG_V001, at,
+	       "field '%s' = %llu is not a value of %s map %s",
+	       f->name, (unsigned long long)value,
+	       m->open ? "open" : "closed", m->name);
+}
+
 /* Decode the non-struct field i at *pos into v[i]. Returns 0 or -1. */
 static int dec_field(struct dstate *d, unsigned i, uint32_t *pos,
                      struct or_val *v)
@@ -133,7 +149,7 @@ static int dec_field(struct dstate *d, unsigned i, uint32_t *pos,
 		default: break;
 		}
 		if (d->ctx && f->map >= 0)
-			or_check_map(d->ctx, d->ev, d->spec, f, v[i].u, at);
+			map_rule(d, i, v[i].u, at);
 		*pos = at + w;
 		return 0;
 	}
@@ -211,7 +227,7 @@ OR_COLD static void fixed_rules(struct dstate *d, unsigned i, uint32_t at, uint6
 		       fname(d, i, nb, sizeof nb), (unsigned long long)u);
 	}
 	if (d->ctx && !or_plan_map_ok(pf, u))
-		or_check_map(d->ctx, d->ev, d->spec, &d->f[i], u, at);
+		map_rule(d, i, u, at);
 }
 
 /* A fixed-width field whose bytes are known to be present (plan path):

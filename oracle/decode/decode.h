@@ -9,6 +9,10 @@
  * Problems are reported through the context (GC-P00x, GC-V001..V003 for
  * value maps, including struct members); with ctx == NULL the decoder is
  * silent and only says whether the template fits the payload exactly.
+ *
+ * The decoder stands below the checker (oracle/check/ includes it, never
+ * the reverse): what it needs to know of its callers comes as data in the
+ * context, such as the fields the lean decoder must fill (or_ctx.keep).
  */
 #ifndef ORACLE_DECODE_H
 #define ORACLE_DECODE_H
@@ -44,11 +48,11 @@ struct or_decoded {
 int or_decode(struct or_ctx *ctx, const struct or_event *ev,
               const struct gcspec_event *spec, struct or_decoded *out);
 
-/* The same for a caller that reads only the fields the checker reads
- * (or_evinfo_fields) and the diagnostics: a payload that raises none is
- * read only where a rule looks, and out->v holds those fields (the others
- * are left unset); any other payload is decoded by or_decode(), which
- * reports. Returns as or_decode(). */
+/* The same for a caller that reads only the fields ctx->keep names for the
+ * event-version and the diagnostics: a payload that raises none is read
+ * only where a rule looks, and out->v holds those fields (the others are
+ * left unset); any other payload is decoded by or_decode(), which reports.
+ * With no keep table it is or_decode(). Returns as or_decode(). */
 int or_decode_lean(struct or_ctx *ctx, const struct or_event *ev,
                    const struct gcspec_event *spec, struct or_decoded *out);
 
@@ -62,8 +66,6 @@ int or_decode_fits(const struct gcspec_event *spec, const uint8_t *payload,
 int or_struct_element(const struct or_decoded *dec, unsigned sf, uint32_t *pos,
                       struct or_val *vals);
 
-/* Width of a fixed-size type for the pointer size, or 0 when variable. */
-unsigned or_type_width(unsigned type, unsigned pointer_size);
 const char *or_type_name(unsigned type);
 
 /* Index of the field called name among spec's fields, or -1. */

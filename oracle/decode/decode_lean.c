@@ -2,8 +2,8 @@
  * decode_lean.c - decoding for the checker alone (or_decode_lean, see
  * decode.h). A payload that raises no diagnostic is read only where a rule
  * looks (value maps, Booleans, string ends, counts and lengths) or the
- * checker reads a field (or_evinfo_fields); anything else goes to
- * or_decode(), which reports.
+ * caller reads a field (the keep table, or_ctx.keep, which the checker
+ * fills: or_check_keep); anything else goes to or_decode(), which reports.
  *
  * Why: with no output but the diagnostics, almost every event is clean and
  * the checker reads two or three of its fields; filling every field of
@@ -29,7 +29,6 @@
  */
 #include <string.h>
 
-#include "oracle/check/check.h"
 #include "oracle/decode/decode.h"
 #include "oracle/decode/decode_plan.h"
 #include "util/utf.h"
@@ -120,12 +119,11 @@ static struct lload load_of(const struct gcspec_field *f, const struct or_pfield
 
 /* Build the program of event e for pointer size index ps; returns 0 when
  * the event-version gets none. */
-static int build(const struct gcspec_event *e, unsigned ps, unsigned *nsteps,
-                 unsigned *nloads)
+static int build(const struct gcspec_event *e, unsigned ps, uint64_t keep,
+                 unsigned *nsteps, unsigned *nloads)
 {
 	const struct gcspec_field *f = gcspec_event_fields(e);
 	const struct or_pfield *pf = &or_plans[ps][e->first_field];
-	uint64_t keep = or_evinfo_fields(&or_evinfo[e - gcspec_events]);
 	struct lstep *st = steps[ps];
 	struct lload *ld = loads[ps];
 	unsigned n = e->nfields;
@@ -188,13 +186,14 @@ static int build(const struct gcspec_event *e, unsigned ps, unsigned *nsteps,
 	return 1;
 }
 
-static int done;
+/* The keep table the programs were built for. */
+static const uint64_t *built;
 
-/* Built on first use; out of line, so that the hot path stays small. */
-static OR_COLD void lean_init(void)
+/* Built on first use of a keep table; out of line, so that the hot path
+ * stays small. */
+static OR_COLD void lean_init(const uint64_t *keep)
 {
 	or_plan_init();
-	or_evinfo_init();
 	for (unsigned ps = 0; ps < 2; ps++) {
 		unsigned nsteps = 0, nloads = 0;
 
@@ -203,7 +202,8 @@ static OR_COLD void lean_init(void)
 			unsigned s0 = nsteps, l0 = nloads;
 
 			p->first = (uint16_t)nsteps;
-			p->ok = (uint8_t)build(&gcspec_events[i], ps, &nsteps, &nloads);
+			p->ok = (uint8_t)build(&gcspec_events[i], ps, keep[i], &nsteps,
+			                       &nloads);
 			if (!p->ok)
 				nsteps = s0, nloads = l0;
 			p->n = (uint16_t)(nsteps - s0);
@@ -216,7 +216,7 @@ static OR_COLD void lean_init(void)
 			}
 		}
 	}
-	done = 1;
+	built = keep;
 }
 
 /* A Boolean with a value map, or a value map too large for a bit set:
@@ -345,8 +345,11 @@ int or_decode_lean(struct or_ctx *ctx, const struct or_event *ev,
 	unsigned idx = (unsigned)(spec - gcspec_events);
 	const struct lprog *pr;
 
-	if (!done)
-		lean_init();
+	if (ctx->keep != built) {
+		if (!ctx->keep)
+			return or_decode(ctx, ev, spec, out);
+		lean_init(ctx->keep);
+	}
 	pr = &progs[ps][idx];
 	if (pr->fixed) {
 		/* Most GC events: one run of fixed fields, exactly. */

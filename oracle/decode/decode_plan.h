@@ -51,6 +51,22 @@ extern struct or_pfield or_plans[2][GCSPEC_NFIELDS];
 
 void or_plan_init(void);
 
+/* Width of a fixed-size type for the pointer size, or 0 when variable.
+ * Inline: the field-by-field path asks it for every field. */
+static inline unsigned or_type_width(unsigned type, unsigned pointer_size)
+{
+	switch (type) {
+	case GCSPEC_UINT8: case GCSPEC_INT8: return 1;
+	case GCSPEC_UINT16: case GCSPEC_INT16: return 2;
+	case GCSPEC_UINT32: case GCSPEC_INT32: case GCSPEC_FLOAT:
+	case GCSPEC_BOOLEAN: return 4;
+	case GCSPEC_UINT64: case GCSPEC_INT64: case GCSPEC_DOUBLE: return 8;
+	case GCSPEC_POINTER: return pointer_size;
+	case GCSPEC_GUID: return 16;
+	default: return 0;
+	}
+}
+
 /* Smallest element of a struct array whose members are f[0..n). With
  * natural layout (the runtime copying C structs) every member sits at a
  * multiple of its width and the element is padded to its widest member. */

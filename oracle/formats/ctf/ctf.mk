@@ -5,7 +5,7 @@ CTF_R_SOURCES = \
 	oracle/formats/ctf/ctf_r.h oracle/formats/ctf/ctf_read_i.h oracle/formats/ctf/ctf_read.c \
 	oracle/formats/ctf/ctf_meta.h oracle/formats/ctf/ctf_lex.h oracle/formats/ctf/ctf_lex.c oracle/formats/ctf/ctf_tsdl.c \
 	oracle/formats/ctf/ctf_compile.c oracle/formats/ctf/ctf_decode.c oracle/formats/ctf/ctf_class.c \
-	oracle/formats/ctf/ctf_payload.c
+	oracle/formats/ctf/ctf_payload.c oracle/formats/ctf/ctf_report.h oracle/formats/ctf/ctf_report.c
 noinst_LIBRARIES += oracle/libgcctf_r.a
 oracle_libgcctf_r_a_CPPFLAGS = $(AM_CPPFLAGS)
 oracle_libgcctf_r_a_SOURCES = $(CTF_R_SOURCES)

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "oracle/formats/ctf/ctf_read_i.h"
+#include "oracle/formats/ctf/ctf_report.h"
 
 /* CoreCLR's LTTng provider name of each spec provider. */
 static void lttng_provider(unsigned p, char *out, size_t cap)

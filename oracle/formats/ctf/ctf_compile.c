@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "oracle/formats/ctf/ctf_read_i.h"
+#include "oracle/formats/ctf/ctf_report.h"
 
 #define MAX_DEPTH 64
 

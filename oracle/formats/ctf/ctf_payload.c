@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "oracle/formats/ctf/ctf_read_i.h"
+#include "oracle/formats/ctf/ctf_report.h"
 
 static int room(struct ctfr_reader *r, size_t need)
 {

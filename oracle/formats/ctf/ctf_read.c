@@ -14,7 +14,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,33 +21,13 @@
 #include <unistd.h>
 
 #include "oracle/formats/ctf/ctf_read_i.h"
+#include "oracle/formats/ctf/ctf_report.h"
 
 #define META_MAX ((uint64_t)64 << 20)
 #define PACKET_MAX ((uint64_t)256 << 20)
 #define HEAD_READ 4096u
 #define META_MAGIC 0x75D11D57u
 #define PACKET_MAGIC 0xC1FC1FC1u
-
-void ctfr_report(struct ctfr_reader *r, unsigned code, uint64_t event, uint64_t offset,
-                 const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(r->msg, sizeof r->msg, fmt, ap);
-	va_end(ap);
-	r->report(r->arg, code, event, offset, r->msg);
-}
-
-uint64_t ctfr_text_offset(const struct ctfr_reader *r, size_t t)
-{
-	uint64_t at = t;
-
-	for (size_t i = 0; i < r->ntmap; i++)
-		if (r->tmap[2 * i] <= t)
-			at = r->tmap[2 * i + 1] + (t - r->tmap[2 * i]);
-	return at;
-}
 
 const char *ctfr_locate(const struct ctfr_reader *r, uint64_t offset, uint64_t *file_offset)
 {

@@ -176,16 +176,6 @@ struct ctfr_reader {
 	char msg[512];
 };
 
-/* ctf_read.c: report with a trace offset. */
-void ctfr_report(struct ctfr_reader *r, unsigned code, uint64_t event, uint64_t offset,
-                 const char *fmt, ...)
-#ifdef __GNUC__
-	__attribute__((format(printf, 5, 6)))
-#endif
-	;
-/* The trace offset of a metadata text offset. */
-uint64_t ctfr_text_offset(const struct ctfr_reader *r, size_t text_off);
-
 /* ctf_compile.c: compile the packet header, every stream class and event
  * class. Returns 0, or -1 after reporting GC-C005. */
 int ctfr_compile(struct ctfr_reader *r);
