@@ -247,15 +247,19 @@ static int writer_sink_event(struct gen_sink *s, struct gen_event *ev)
 static void list_mutations(const char *format)
 {
 	const struct gen_container_fault *cf;
+	char codes[128];
 
 	for (unsigned i = 0; i < gen_nmutation_classes; i++)
 		printf("%-30s %-9s %-16s %-6s %s\n", gen_mutation_classes[i].name,
-		       gen_mutation_classes[i].reach, gen_mutation_classes[i].codes, "any",
-		       gen_mutation_classes[i].description);
+		       gen_mutation_classes[i].reach,
+		       gen_codes_text(gen_mutation_classes[i].codes,
+				      gen_mutation_classes[i].one_of ? '|' : ',', codes, sizeof codes),
+		       "any", gen_mutation_classes[i].description);
 	for (unsigned i = 0; (cf = gen_container_fault_at(i)); i++)
 		if (!format || gen_container_fault_applies(cf, format))
-			printf("%-30s %-9s %-16s %-6s %s\n", cf->name, "container", cf->codes,
-			       cf->formats, cf->description);
+			printf("%-30s %-9s %-16s %-6s %s\n", cf->name, "container",
+			       gen_codes_text(cf->codes, '|', codes, sizeof codes), cf->formats,
+			       cf->description);
 }
 
 /* --stats: one line for benchmarks (tests/gen/bench.sh parses it). The

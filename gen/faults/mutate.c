@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "gen/model/encode.h"
+#include "gen/faults/codes.h"
 #include "gen/faults/mutate.h"
 
 enum {
@@ -39,52 +40,52 @@ enum {
 };
 
 const struct gen_mutation_class gen_mutation_classes[] = {
-	{ "drop-gcstart", "stream", "GC-S001", 0, "drop a GCStart: its GCEnd has no GC" },
-	{ "drop-gcend", "stream", "GC-S004", 0, "drop a GCEnd: the next GCStart nests" },
-	{ "duplicate-gcstart", "stream", "GC-S004,GC-S007", 0, "write a GCStart twice" },
-	{ "duplicate-gcend", "stream", "GC-S001", 0, "write a GCEnd twice" },
-	{ "gcend-count-mismatch", "stream", "GC-S005", 0, "GCEnd Count one more than its GC's" },
-	{ "gcend-depth-mismatch", "stream", "GC-S006", 0, "GCEnd Depth differs from GCStart's" },
-	{ "gc-count-backwards", "stream", "GC-S007", 0, "a GC reuses the previous GC's Count" },
-	{ "suspend-nested", "stream", "GC-S008", 0, "write a GCSuspendEEBegin twice" },
-	{ "suspend-end-without-begin", "stream", "GC-S009", 0, "drop a GCSuspendEEBegin" },
-	{ "restart-without-suspend", "stream", "GC-S010", 0, "an extra GCRestartEEBegin/End pair after a restart" },
-	{ "restart-end-without-begin", "stream", "GC-S011", 0, "write a GCRestartEEEnd twice" },
-	{ "suspend-count-mismatch", "stream", "GC-S012", 0, "a GC suspension's Count differs from the GC's (reported at GCStart)" },
-	{ "heapstats-outside-gc", "stream", "GC-S013", 0, "a GCHeapStats between a GC's GCSuspendEEBegin and its GCStart" },
-	{ "heap-history-outside-gc", "stream", "GC-S014", 0, "a GCGlobalHeapHistory between a GC's GCSuspendEEBegin and its GCStart" },
-	{ "join-end-without-start", "stream", "GC-S015", 1, "drop a GCJoin start of a heap whose thread has joined before" },
-	{ "join-start-nested", "stream", "GC-S016", 1, "write a GCJoin start twice" },
-	{ "segment-double-create", "stream", "GC-S017", 0, "write a GCCreateSegment twice" },
-	{ "segment-double-free", "stream", "GC-S018", 0, "free a segment twice" },
-	{ "handle-kind-changed", "stream", "GC-S019", 0, "set a live handle again as another kind" },
-	{ "handle-double-destroy", "stream", "GC-S020", 0, "write a DestroyGCHandle twice" },
-	{ "finalizers-end-without-begin", "stream", "GC-S021", 0, "drop a GCFinalizersBegin" },
-	{ "finalizers-nested", "stream", "GC-S022", 0, "write a GCFinalizersBegin twice" },
-	{ "timestamp-backwards", "stream", "GC-S023", 0, "an event earlier than its thread's previous one" },
-	{ "foreground-outside-bgc", "stream", "GC-S024", 0, "a blocking GC relabelled foreground (Type 2)" },
-	{ "bgc-inside-gc", "stream", "GC-S024", 0, "a foreground GC relabelled background (Type 1, depth 2)" },
-	{ "trace-starts-inside-gc", "stream", "GC-S002", 0, "drop everything before the first GCEnd" },
-	{ "trace-ends-inside-gc", "stream", "GC-S003", 0, "drop everything after a GCStart" },
-	{ "truncate-at-field", "payload", "GC-P001|GC-P003|GC-P006|GC-P007", 0, "cut a seed-chosen event-version's payload at a seed-chosen field boundary" },
-	{ "extend-payload", "payload", "GC-P002", 0, "append 1 to 8 bytes to a seed-chosen event-version's payload" },
-	{ "size-of-other-version", "payload", "GC-P008", 0, "cut a GCAllocationTick to the size of its previous version" },
-	{ "closed-enum-value", "payload", "GC-V001", 0, "GCAllocationTick AllocationKind outside its closed map" },
-	{ "bitmap-unknown-bits", "payload", "GC-V003", 0, "a GCBulkRootEdge flag bit no map defines" },
-	{ "utf16-unpaired-surrogate", "payload", "GC-P004", 0, "a lone low surrogate in a type name" },
-	{ "string-unterminated", "payload", "GC-P003", 0, "cut a payload before a string's NUL" },
-	{ "string-odd-length", "payload", "GC-P005", 0, "cut a payload inside a UTF-16 code unit" },
-	{ "struct-count-exceeds-payload", "payload", "GC-P006", 0, "GCPerHeapHistory Count larger than its rows" },
-	{ "binary-length-exceeds-payload", "payload", "GC-P007", 0, "GCDynamicEvent DataSize larger than its data" },
-	{ "wrong-pointer-width", "payload", "GC-P001|GC-P002", 0, "FinalizeObject encoded with the other pointer size" },
-	{ "boolean-not-0-or-1", "payload", "GC-P009", 0, "GCSettings ServerGC = 2" },
-	{ "allocation-amount-mismatch", "payload", "GC-V004", 0, "AllocationAmount not the low half of AllocationAmount64" },
-	{ "depth-out-of-range", "payload", "GC-V005", 0, "a GC of depth 3" },
-	{ "bgc-depth-not-2", "payload", "GC-V006", 0, "a background GC of depth 1" },
-	{ "heap-index-out-of-range", "payload", "GC-V007", 0, "a GCAllocationTick HeapIndex beyond the heaps" },
-	{ "unknown-event-version", "stream", "GC-U001", 0, "GCMarkWithType labelled version 5" },
-	{ "unknown-event-id", "stream", "GC-U002", 0, "a GCMarkWithType labelled id 250" },
-	{ "reorder-events", "stream", "GC-S009,GC-S008,GC-S010", 0, "a GCSuspendEEBegin and its GCSuspendEEEnd swapped (timestamps kept in file order)" },
+	{ "drop-gcstart", "stream", GEN_CODES(GCSPEC_DIAG_S001), 0, 0, "drop a GCStart: its GCEnd has no GC" },
+	{ "drop-gcend", "stream", GEN_CODES(GCSPEC_DIAG_S004), 0, 0, "drop a GCEnd: the next GCStart nests" },
+	{ "duplicate-gcstart", "stream", GEN_CODES(GCSPEC_DIAG_S004, GCSPEC_DIAG_S007), 0, 0, "write a GCStart twice" },
+	{ "duplicate-gcend", "stream", GEN_CODES(GCSPEC_DIAG_S001), 0, 0, "write a GCEnd twice" },
+	{ "gcend-count-mismatch", "stream", GEN_CODES(GCSPEC_DIAG_S005), 0, 0, "GCEnd Count one more than its GC's" },
+	{ "gcend-depth-mismatch", "stream", GEN_CODES(GCSPEC_DIAG_S006), 0, 0, "GCEnd Depth differs from GCStart's" },
+	{ "gc-count-backwards", "stream", GEN_CODES(GCSPEC_DIAG_S007), 0, 0, "a GC reuses the previous GC's Count" },
+	{ "suspend-nested", "stream", GEN_CODES(GCSPEC_DIAG_S008), 0, 0, "write a GCSuspendEEBegin twice" },
+	{ "suspend-end-without-begin", "stream", GEN_CODES(GCSPEC_DIAG_S009), 0, 0, "drop a GCSuspendEEBegin" },
+	{ "restart-without-suspend", "stream", GEN_CODES(GCSPEC_DIAG_S010), 0, 0, "an extra GCRestartEEBegin/End pair after a restart" },
+	{ "restart-end-without-begin", "stream", GEN_CODES(GCSPEC_DIAG_S011), 0, 0, "write a GCRestartEEEnd twice" },
+	{ "suspend-count-mismatch", "stream", GEN_CODES(GCSPEC_DIAG_S012), 0, 0, "a GC suspension's Count differs from the GC's (reported at GCStart)" },
+	{ "heapstats-outside-gc", "stream", GEN_CODES(GCSPEC_DIAG_S013), 0, 0, "a GCHeapStats between a GC's GCSuspendEEBegin and its GCStart" },
+	{ "heap-history-outside-gc", "stream", GEN_CODES(GCSPEC_DIAG_S014), 0, 0, "a GCGlobalHeapHistory between a GC's GCSuspendEEBegin and its GCStart" },
+	{ "join-end-without-start", "stream", GEN_CODES(GCSPEC_DIAG_S015), 0, 1, "drop a GCJoin start of a heap whose thread has joined before" },
+	{ "join-start-nested", "stream", GEN_CODES(GCSPEC_DIAG_S016), 0, 1, "write a GCJoin start twice" },
+	{ "segment-double-create", "stream", GEN_CODES(GCSPEC_DIAG_S017), 0, 0, "write a GCCreateSegment twice" },
+	{ "segment-double-free", "stream", GEN_CODES(GCSPEC_DIAG_S018), 0, 0, "free a segment twice" },
+	{ "handle-kind-changed", "stream", GEN_CODES(GCSPEC_DIAG_S019), 0, 0, "set a live handle again as another kind" },
+	{ "handle-double-destroy", "stream", GEN_CODES(GCSPEC_DIAG_S020), 0, 0, "write a DestroyGCHandle twice" },
+	{ "finalizers-end-without-begin", "stream", GEN_CODES(GCSPEC_DIAG_S021), 0, 0, "drop a GCFinalizersBegin" },
+	{ "finalizers-nested", "stream", GEN_CODES(GCSPEC_DIAG_S022), 0, 0, "write a GCFinalizersBegin twice" },
+	{ "timestamp-backwards", "stream", GEN_CODES(GCSPEC_DIAG_S023), 0, 0, "an event earlier than its thread's previous one" },
+	{ "foreground-outside-bgc", "stream", GEN_CODES(GCSPEC_DIAG_S024), 0, 0, "a blocking GC relabelled foreground (Type 2)" },
+	{ "bgc-inside-gc", "stream", GEN_CODES(GCSPEC_DIAG_S024), 0, 0, "a foreground GC relabelled background (Type 1, depth 2)" },
+	{ "trace-starts-inside-gc", "stream", GEN_CODES(GCSPEC_DIAG_S002), 0, 0, "drop everything before the first GCEnd" },
+	{ "trace-ends-inside-gc", "stream", GEN_CODES(GCSPEC_DIAG_S003), 0, 0, "drop everything after a GCStart" },
+	{ "truncate-at-field", "payload", GEN_CODES(GCSPEC_DIAG_P001, GCSPEC_DIAG_P003, GCSPEC_DIAG_P006, GCSPEC_DIAG_P007), 1, 0, "cut a seed-chosen event-version's payload at a seed-chosen field boundary" },
+	{ "extend-payload", "payload", GEN_CODES(GCSPEC_DIAG_P002), 0, 0, "append 1 to 8 bytes to a seed-chosen event-version's payload" },
+	{ "size-of-other-version", "payload", GEN_CODES(GCSPEC_DIAG_P008), 0, 0, "cut a GCAllocationTick to the size of its previous version" },
+	{ "closed-enum-value", "payload", GEN_CODES(GCSPEC_DIAG_V001), 0, 0, "GCAllocationTick AllocationKind outside its closed map" },
+	{ "bitmap-unknown-bits", "payload", GEN_CODES(GCSPEC_DIAG_V003), 0, 0, "a GCBulkRootEdge flag bit no map defines" },
+	{ "utf16-unpaired-surrogate", "payload", GEN_CODES(GCSPEC_DIAG_P004), 0, 0, "a lone low surrogate in a type name" },
+	{ "string-unterminated", "payload", GEN_CODES(GCSPEC_DIAG_P003), 0, 0, "cut a payload before a string's NUL" },
+	{ "string-odd-length", "payload", GEN_CODES(GCSPEC_DIAG_P005), 0, 0, "cut a payload inside a UTF-16 code unit" },
+	{ "struct-count-exceeds-payload", "payload", GEN_CODES(GCSPEC_DIAG_P006), 0, 0, "GCPerHeapHistory Count larger than its rows" },
+	{ "binary-length-exceeds-payload", "payload", GEN_CODES(GCSPEC_DIAG_P007), 0, 0, "GCDynamicEvent DataSize larger than its data" },
+	{ "wrong-pointer-width", "payload", GEN_CODES(GCSPEC_DIAG_P001, GCSPEC_DIAG_P002), 1, 0, "FinalizeObject encoded with the other pointer size" },
+	{ "boolean-not-0-or-1", "payload", GEN_CODES(GCSPEC_DIAG_P009), 0, 0, "GCSettings ServerGC = 2" },
+	{ "allocation-amount-mismatch", "payload", GEN_CODES(GCSPEC_DIAG_V004), 0, 0, "AllocationAmount not the low half of AllocationAmount64" },
+	{ "depth-out-of-range", "payload", GEN_CODES(GCSPEC_DIAG_V005), 0, 0, "a GC of depth 3" },
+	{ "bgc-depth-not-2", "payload", GEN_CODES(GCSPEC_DIAG_V006), 0, 0, "a background GC of depth 1" },
+	{ "heap-index-out-of-range", "payload", GEN_CODES(GCSPEC_DIAG_V007), 0, 0, "a GCAllocationTick HeapIndex beyond the heaps" },
+	{ "unknown-event-version", "stream", GEN_CODES(GCSPEC_DIAG_U001), 0, 0, "GCMarkWithType labelled version 5" },
+	{ "unknown-event-id", "stream", GEN_CODES(GCSPEC_DIAG_U002), 0, 0, "a GCMarkWithType labelled id 250" },
+	{ "reorder-events", "stream", GEN_CODES(GCSPEC_DIAG_S009, GCSPEC_DIAG_S008, GCSPEC_DIAG_S010), 0, 0, "a GCSuspendEEBegin and its GCSuspendEEEnd swapped (timestamps kept in file order)" },
 };
 const unsigned gen_nmutation_classes = sizeof gen_mutation_classes / sizeof gen_mutation_classes[0];
 
@@ -173,7 +174,7 @@ struct gen_mutator {
 	uint8_t *held_buf;
 };
 
-static void expect(struct gen_mutator *m, const char *code, int64_t index, int may)
+static void expect(struct gen_mutator *m, int code, int64_t index, int may)
 {
 	if (!may) {
 		m->nexpected++;
@@ -183,20 +184,20 @@ static void expect(struct gen_mutator *m, const char *code, int64_t index, int m
 	if (!m->expect)
 		return;
 	if (index < 0)
-		fprintf(m->expect, "{\"code\":\"%s\",\"may\":true}\n", code);
+		fprintf(m->expect, "{\"code\":\"%s\",\"may\":true}\n", gen_diag_code(code));
 	else
-		fprintf(m->expect, "{\"code\":\"%s\",\"event\":%lld%s}\n", code, (long long)index,
+		fprintf(m->expect, "{\"code\":\"%s\",\"event\":%lld%s}\n", gen_diag_code(code), (long long)index,
 			may ? ",\"may\":true" : "");
 }
 
-static void may_any(struct gen_mutator *m, const char *codes)
+/* Each of codes may occur, at any event. */
+static void may_list(struct gen_mutator *m, const int *codes)
 {
-	char buf[128];
-
-	snprintf(buf, sizeof buf, "%s", codes);
-	for (char *c = strtok(buf, ","); c; c = strtok(NULL, ","))
-		expect(m, c, -1, 1);
+	for (; *codes != GEN_DIAG_END; codes++)
+		expect(m, *codes, -1, 1);
 }
+
+#define may_any(m, ...) may_list(m, GEN_CODES(__VA_ARGS__))
 
 static const char *name_of(const struct gen_event *ev)
 {
@@ -233,7 +234,7 @@ static int out(struct gen_mutator *m, const struct gen_event *ev)
 
 		m->cur = m->edge;
 		if (!is(ev, "GCSuspendEEBegin"))
-			expect(m, "GC-S026", here(m), 0);
+			expect(m, GCSPEC_DIAG_S026, here(m), 0);
 		m->cur = cur;
 		m->edge = NULL;
 	}
@@ -381,25 +382,25 @@ static int inject_marker(struct gen_mutator *m, struct slot *s, const struct gen
 {
 	int code_field = -1;
 	uint32_t add = 0;
-	const char *code;
+	int code;
 
 	if (s->cls == C_BITMAP) {
 		TRY_INJECT(inject_begin(m, GCSPEC_EV_GCBulkRootEdge));
 		gen_values_add_row(m->ivals);
 		gen_values_set_member_num(m->ivals, 0, "GCRootFlag", 0x80);
-		code = "GC-V003";
+		code = GCSPEC_DIAG_V003;
 	} else if (s->cls == C_BINARY_LENGTH) {
 		TRY_INJECT(inject_begin(m, GCSPEC_EV_GCDynamicEvent));
 		gen_values_set_text(m->ivals, "Name", "Test", 4);
 		gen_values_set_bytes(m->ivals, "Data", "\1\2\3\4\5\6\7\10", 8);
 		code_field = gen_values_index(m->ivals, "DataSize", 0);
 		add = 100;
-		code = "GC-P007";
-		expect(m, "GC-P001", here(m), 1);
+		code = GCSPEC_DIAG_P007;
+		expect(m, GCSPEC_DIAG_P001, here(m), 1);
 	} else {
 		TRY_INJECT(inject_begin(m, GCSPEC_EV_GCSettings_V1));
 		gen_values_set_num(m->ivals, "ServerGC", 2);
-		code = "GC-P009";
+		code = GCSPEC_DIAG_P009;
 	}
 	expect(m, code, here(m), 0);
 	return inject_send(m, like, code_field, add);
@@ -456,6 +457,27 @@ static int has_other_version(const struct gen_event *ev)
 	return 0;
 }
 
+/* The stream codes a checker may raise when a field of these events is
+ * lost (truncated_consequences()). */
+#define GC_FIELD_CODES GEN_CODES(GCSPEC_DIAG_S001, GCSPEC_DIAG_S004, GCSPEC_DIAG_S005, \
+	GCSPEC_DIAG_S006, GCSPEC_DIAG_S007, GCSPEC_DIAG_S012, GCSPEC_DIAG_S013, GCSPEC_DIAG_S014, \
+	GCSPEC_DIAG_S024)
+static const struct { const char *name; const int *codes; } lost_field_codes[] = {
+	{ "GCStart", GC_FIELD_CODES },
+	{ "GCEnd", GC_FIELD_CODES },
+	{ "GCSuspendEEBegin", GEN_CODES(GCSPEC_DIAG_S012) },
+	{ "GCJoin", GEN_CODES(GCSPEC_DIAG_S015, GCSPEC_DIAG_S016) },
+	{ "GCCreateSegment", GEN_CODES(GCSPEC_DIAG_S017, GCSPEC_DIAG_S018) },
+	{ "GCFreeSegment", GEN_CODES(GCSPEC_DIAG_S017, GCSPEC_DIAG_S018) },
+	{ "SetGCHandle", GEN_CODES(GCSPEC_DIAG_S019, GCSPEC_DIAG_S020) },
+	{ "DestroyGCHandle", GEN_CODES(GCSPEC_DIAG_S019, GCSPEC_DIAG_S020) },
+	{ "GCPerHeapHistory", GEN_CODES(GCSPEC_DIAG_V007) },
+	{ "GCGlobalHeapHistory", GEN_CODES(GCSPEC_DIAG_V007) },
+	{ "GCSettings", GEN_CODES(GCSPEC_DIAG_V007) },
+	{ "GCSettingsRundown", GEN_CODES(GCSPEC_DIAG_V007) },
+	{ "GCAllocationTick", GEN_CODES(GCSPEC_DIAG_V007) },
+};
+
 /* What a checker may conclude from an event whose fields from `cut` on
  * are missing, when a stream rule reads one of them: it sees it absent or
  * 0 (a GCStart's Count 0 goes backwards, a GCEnd's no longer matches, a
@@ -468,31 +490,15 @@ static void truncated_consequences(struct gen_mutator *m, const struct gen_event
 		"NumHeaps", "ServerGC", "AllocationAmount", "AllocationAmount64" };
 	int lost = 0;
 
-	static const struct { const char *name, *codes; } c[] = {
-		{ "GCStart", "GC-S001,GC-S004,GC-S005,GC-S006,GC-S007,GC-S012,GC-S013,GC-S014,GC-S024" },
-		{ "GCEnd", "GC-S001,GC-S004,GC-S005,GC-S006,GC-S007,GC-S012,GC-S013,GC-S014,GC-S024" },
-		{ "GCSuspendEEBegin", "GC-S012" },
-		{ "GCJoin", "GC-S015,GC-S016" },
-		{ "GCCreateSegment", "GC-S017,GC-S018" },
-		{ "GCFreeSegment", "GC-S017,GC-S018" },
-		{ "SetGCHandle", "GC-S019,GC-S020" },
-		{ "DestroyGCHandle", "GC-S019,GC-S020" },
-		{ "GCPerHeapHistory", "GC-V007" },
-		{ "GCGlobalHeapHistory", "GC-V007" },
-		{ "GCSettings", "GC-V007" },
-		{ "GCSettingsRundown", "GC-V007" },
-		{ "GCAllocationTick", "GC-V007" },
-	};
-
 	for (unsigned k = 0; k < sizeof read / sizeof read[0]; k++) {
 		int i = gen_values_index(ev->values, read[k], 0);
 
 		if (i >= 0 && (unsigned)i >= cut)
 			lost = 1;
 	}
-	for (unsigned k = 0; lost && k < sizeof c / sizeof c[0]; k++)
-		if (is(ev, c[k].name))
-			may_any(m, c[k].codes);
+	for (unsigned k = 0; lost && k < sizeof lost_field_codes / sizeof lost_field_codes[0]; k++)
+		if (is(ev, lost_field_codes[k].name))
+			may_list(m, lost_field_codes[k].codes);
 }
 
 /* truncate-at-field: cut ev's payload where one of its top-level fields
@@ -506,7 +512,7 @@ static int truncate_at_field(struct gen_mutator *m, struct slot *s, struct gen_e
 	const struct gcspec_field *f = gcspec_event_fields(&gcspec_events[ev->spec_event]);
 	uint32_t offs[GEN_VALUES_MAX_FIELDS + 1];
 	unsigned cand[GEN_VALUES_MAX_FIELDS], nc = 0, n = ev->values->nfields, i;
-	const char *code;
+	int code;
 
 	if (gen_encode_offsets(ev->values, m->psize, offs) < 0)
 		return -1;
@@ -521,17 +527,17 @@ static int truncate_at_field(struct gen_mutator *m, struct slot *s, struct gen_e
 	i = cand[s->pick % nc];
 	switch (f[i].type) {
 	case GCSPEC_UNICODE_STRING:
-	case GCSPEC_ANSI_STRING: code = "GC-P003"; break;
-	case GCSPEC_STRUCT: code = "GC-P006"; break;
-	case GCSPEC_BINARY: code = "GC-P007"; break;
-	default: code = "GC-P001"; break;
+	case GCSPEC_ANSI_STRING: code = GCSPEC_DIAG_P003; break;
+	case GCSPEC_STRUCT: code = GCSPEC_DIAG_P006; break;
+	case GCSPEC_BINARY: code = GCSPEC_DIAG_P007; break;
+	default: code = GCSPEC_DIAG_P001; break;
 	}
 	truncated_consequences(m, ev, i);
 	own_payload(m, ev);
 	ev->payload_len = offs[i];
 	expect(m, code, here(m), 0);
 	if (has_other_version(ev))
-		expect(m, "GC-P008", here(m), 1);
+		expect(m, GCSPEC_DIAG_P008, here(m), 1);
 	return 1;
 }
 
@@ -543,9 +549,9 @@ static void extend_payload(struct gen_mutator *m, struct slot *s, struct gen_eve
 	own_payload(m, ev);
 	memset(m->buf + ev->payload_len, 0, k);
 	ev->payload_len += k;
-	expect(m, "GC-P002", here(m), 0);
+	expect(m, GCSPEC_DIAG_P002, here(m), 0);
 	if (has_other_version(ev))
-		expect(m, "GC-P008", here(m), 1);
+		expect(m, GCSPEC_DIAG_P008, here(m), 1);
 }
 
 /* -1, saying which class failed unless the failure said why itself. */
@@ -609,9 +615,9 @@ static int reorder(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 			m->held = 0;
 			ev->timestamp = b->timestamp;
 			b->timestamp = t;
-			expect(m, "GC-S009", here(m), 0);
+			expect(m, GCSPEC_DIAG_S009, here(m), 0);
 			TRYM(out(m, ev));
-			expect(m, "GC-S008", here(m), 0);
+			expect(m, GCSPEC_DIAG_S008, here(m), 0);
 			TRYM(out(m, b));
 			s->state = 1;
 			s->a = 0;
@@ -633,9 +639,9 @@ static int reorder(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 		if ((is(ev, "GCSuspendEEBegin") || is(ev, "GCSuspendEEEnd")) && ev->thread_id != s->b)
 			s->a = 1;
 		if (is(ev, "GCRestartEEBegin") && ev->thread_id == s->b) {
-			expect(m, "GC-S010", here(m), s->a != 0);
+			expect(m, GCSPEC_DIAG_S010, here(m), s->a != 0);
 			if (s->a)
-				may_any(m, "GC-S008,GC-S009,GC-S010,GC-S011");
+				may_any(m, GCSPEC_DIAG_S008, GCSPEC_DIAG_S009, GCSPEC_DIAG_S010, GCSPEC_DIAG_S011);
 			DONE(s);
 		}
 	}
@@ -656,26 +662,26 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 		if (target(s, is(ev, "GCStart") && num(ev, "Type") == 0 && !m->bgc_open && !m->twin)) {
 			s->a = num(ev, "Count");
 			s->state = 1;
-			may_any(m, "GC-S005,GC-S006,GC-S012,GC-S013,GC-S014,GC-S003,GC-S004");
+			may_any(m, GCSPEC_DIAG_S005, GCSPEC_DIAG_S006, GCSPEC_DIAG_S012, GCSPEC_DIAG_S013, GCSPEC_DIAG_S014, GCSPEC_DIAG_S003, GCSPEC_DIAG_S004);
 			return 1;
 		}
 		/* Framework 4.5.2 writes each GCStart twice (V1, V2): both go. */
 		if (s->state == 1 && is(ev, "GCStart") && num(ev, "Count") == s->a)
 			return 1;
 		if (s->state == 1 && is(ev, "GCEnd") && num(ev, "Count") == s->a) {
-			expect(m, "GC-S001", here(m), 0);
+			expect(m, GCSPEC_DIAG_S001, here(m), 0);
 			DONE(s);
 		}
 		return 0;
 	case C_DROP_GCEND:
 		if (target(s, is(ev, "GCEnd") && !m->bgc_open)) {
 			s->state = 1;
-			may_any(m, "GC-S005,GC-S006,GC-S012,GC-S013,GC-S014,GC-S003,GC-S024,GC-S001");
+			may_any(m, GCSPEC_DIAG_S005, GCSPEC_DIAG_S006, GCSPEC_DIAG_S012, GCSPEC_DIAG_S013, GCSPEC_DIAG_S014, GCSPEC_DIAG_S003, GCSPEC_DIAG_S024, GCSPEC_DIAG_S001);
 			return 1;
 		}
 		if (s->state == 1 && is(ev, "GCStart")) {
 			/* A background GC cannot nest at all: GC-S024. */
-			expect(m, num(ev, "Type") == 1 ? "GC-S024" : "GC-S004", here(m), 0);
+			expect(m, num(ev, "Type") == 1 ? GCSPEC_DIAG_S024 : GCSPEC_DIAG_S004, here(m), 0);
 			DONE(s);
 		}
 		return 0;
@@ -683,9 +689,9 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 		if (target(s, is(ev, "GCStart") && num(ev, "Type") == 0 && !m->bgc_open)) {
 			if (out(m, ev) < 0)
 				return -1;
-			expect(m, "GC-S004", here(m), 0);
-			expect(m, "GC-S007", here(m), 0);
-			may_any(m, "GC-S005,GC-S006,GC-S003,GC-S004,GC-S001,GC-S012");
+			expect(m, GCSPEC_DIAG_S004, here(m), 0);
+			expect(m, GCSPEC_DIAG_S007, here(m), 0);
+			may_any(m, GCSPEC_DIAG_S005, GCSPEC_DIAG_S006, GCSPEC_DIAG_S003, GCSPEC_DIAG_S004, GCSPEC_DIAG_S001, GCSPEC_DIAG_S012);
 			DONE(s);
 		}
 		return 0;
@@ -693,16 +699,16 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 		if (target(s, is(ev, "GCEnd") && !m->bgc_open)) {
 			if (out(m, ev) < 0)
 				return -1;
-			expect(m, "GC-S001", here(m), 0);
-			may_any(m, "GC-S013,GC-S005");
+			expect(m, GCSPEC_DIAG_S001, here(m), 0);
+			may_any(m, GCSPEC_DIAG_S013, GCSPEC_DIAG_S005);
 			DONE(s);
 		}
 		return 0;
 	case C_GCEND_COUNT:
 		if (target(s, is(ev, "GCEnd") && !m->bgc_open)) {
 			TRYM(set_and_reencode(m, ev, "Count", num(ev, "Count") + 1));
-			expect(m, "GC-S005", here(m), 0);
-			may_any(m, "GC-S001,GC-S004,GC-S013,GC-S014,GC-S003");
+			expect(m, GCSPEC_DIAG_S005, here(m), 0);
+			may_any(m, GCSPEC_DIAG_S001, GCSPEC_DIAG_S004, GCSPEC_DIAG_S013, GCSPEC_DIAG_S014, GCSPEC_DIAG_S003);
 			DONE(s);
 		}
 		return 0;
@@ -711,7 +717,7 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 			uint64_t d = num(ev, "Depth");
 
 			TRYM(set_and_reencode(m, ev, "Depth", d == 0 ? 1 : d - 1));
-			expect(m, "GC-S006", here(m), 0);
+			expect(m, GCSPEC_DIAG_S006, here(m), 0);
 			DONE(s);
 		}
 		return 0;
@@ -724,13 +730,13 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 			s->a = num(ev, "Count");
 			s->b = m->prev_count;
 			s->state = 1;
-			may_any(m, "GC-S012,GC-S005");
+			may_any(m, GCSPEC_DIAG_S012, GCSPEC_DIAG_S005);
 		}
 		if (s->state == 1 && num(ev, "Count") == s->a &&
 		    (is(ev, "GCStart") || is(ev, "GCEnd"))) {
 			TRYM(set_and_reencode(m, ev, "Count", s->b));
 			if (is(ev, "GCStart") && !m->twin)
-				expect(m, "GC-S007", here(m), 0);
+				expect(m, GCSPEC_DIAG_S007, here(m), 0);
 			if (is(ev, "GCEnd"))
 				DONE(s);
 		}
@@ -743,8 +749,8 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 		if (target(s, is(ev, "GCSuspendEEBegin") && m->open_susp == 1)) {
 			if (out(m, ev) < 0)
 				return -1;
-			expect(m, "GC-S008", here(m), 0);
-			may_any(m, "GC-S009,GC-S010,GC-S011,GC-S012,GC-S025");
+			expect(m, GCSPEC_DIAG_S008, here(m), 0);
+			may_any(m, GCSPEC_DIAG_S009, GCSPEC_DIAG_S010, GCSPEC_DIAG_S011, GCSPEC_DIAG_S012, GCSPEC_DIAG_S025);
 			DONE(s);
 		}
 		return 0;
@@ -757,11 +763,11 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 			s->b = ev->thread_id;
 			/* A checker that never saw the suspension begin may still
 			 * think the previous owner holds the runtime. */
-			may_any(m, "GC-S008,GC-S010,GC-S011,GC-S012");
+			may_any(m, GCSPEC_DIAG_S008, GCSPEC_DIAG_S010, GCSPEC_DIAG_S011, GCSPEC_DIAG_S012);
 			return 1;
 		}
 		if (s->state == 1 && is(ev, "GCSuspendEEEnd") && ev->thread_id == s->b) {
-			expect(m, "GC-S009", here(m), 0);
+			expect(m, GCSPEC_DIAG_S009, here(m), 0);
 			DONE(s);
 		}
 		return 0;
@@ -772,10 +778,10 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 			if (out(m, ev) < 0)
 				return -1;
 			TRYM(inject_begin(m, gen_profile_event(m->profile, "GCRestartEEBegin")));
-			expect(m, "GC-S010", here(m), 0);
+			expect(m, GCSPEC_DIAG_S010, here(m), 0);
 			TRYM(inject_send(m, ev, -1, 0));
 			TRYM(inject_begin(m, gen_profile_event(m->profile, "GCRestartEEEnd")));
-			expect(m, "GC-S011", here(m), 1);
+			expect(m, GCSPEC_DIAG_S011, here(m), 1);
 			TRYM(inject_send(m, ev, -1, 0));
 			DONE(s);
 			return 1;
@@ -785,12 +791,12 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 		if (target(s, is(ev, "GCRestartEEEnd"))) {
 			if (out(m, ev) < 0)
 				return -1;
-			expect(m, "GC-S011", here(m), 0);
+			expect(m, GCSPEC_DIAG_S011, here(m), 0);
 			/* When another thread holds the runtime by then, a checker
 			 * that takes the copy for its restart finds the real one
 			 * unmatched. */
 			if (m->open_susp > 0)
-				may_any(m, "GC-S010");
+				may_any(m, GCSPEC_DIAG_S010);
 			DONE(s);
 		}
 		return 0;
@@ -801,7 +807,7 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 		if (target(s, is(ev, "GCSuspendEEBegin") && num(ev, "Reason") == 1 &&
 			       num(ev, "Count") != 0xFFFFFFFFu)) {
 			TRYM(set_and_reencode(m, ev, "Count", num(ev, "Count") + 7));
-			expect(m, "GC-S012", here(m), 0);
+			expect(m, GCSPEC_DIAG_S012, here(m), 0);
 			DONE(s);
 		}
 		return 0;
@@ -814,7 +820,7 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 			       num(ev, "Count") != 0xFFFFFFFFu && !m->bgc_open)) {
 			if (out(m, ev) < 0)
 				return -1;
-			expect(m, s->cls == C_HEAPSTATS_OUTSIDE ? "GC-S013" : "GC-S014", here(m), 0);
+			expect(m, s->cls == C_HEAPSTATS_OUTSIDE ? GCSPEC_DIAG_S013 : GCSPEC_DIAG_S014, here(m), 0);
 			if (s->cls == C_HEAPSTATS_OUTSIDE)
 				TRYM(inject2(m, ev, "GCHeapStats", NULL, 0, NULL, 0));
 			else
@@ -850,7 +856,7 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 		}
 		if (s->state == 1 && is(ev, "GCJoin") && h == s->a) {
 			if (ev->thread_id == s->b && num(ev, "JoinTime") == 1) {
-				expect(m, "GC-S015", here(m), 0);
+				expect(m, GCSPEC_DIAG_S015, here(m), 0);
 				DONE(s);
 			} else {
 				s->state = 0; /* not the end we dropped the start of: try again */
@@ -865,8 +871,8 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 			       (num(ev, "JoinType") == 1 || num(ev, "JoinType") == 2))) {
 			if (out(m, ev) < 0)
 				return -1;
-			expect(m, "GC-S016", here(m), 0);
-			may_any(m, "GC-S015");
+			expect(m, GCSPEC_DIAG_S016, here(m), 0);
+			may_any(m, GCSPEC_DIAG_S015);
 			DONE(s);
 		}
 		return 0;
@@ -878,7 +884,7 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 
 			if (out(m, ev) < 0)
 				return -1;
-			expect(m, "GC-S019", here(m), 0);
+			expect(m, GCSPEC_DIAG_S019, here(m), 0);
 			TRYM(inject2(m, ev, "SetGCHandle", "HandleID", h, "Kind", k == 2 ? 1 : 2));
 			DONE(s);
 			return 1;
@@ -893,15 +899,15 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 			TRYM(inject_begin(m, gen_profile_event(m->profile, "GCFreeSegment")));
 			gen_values_set_num(m->ivals, "Address", fresh_segment(m));
 			TRYM(inject_send(m, ev, -1, 0));
-			may_any(m, "GC-S017");
-			expect(m, "GC-S017", here(m), 0);
+			may_any(m, GCSPEC_DIAG_S017);
+			expect(m, GCSPEC_DIAG_S017, here(m), 0);
 			DONE(s);
 		}
 		return 0;
 	case C_HANDLE_DOUBLE_DESTROY:
 	case C_FIN_NESTED: {
 		static const char *const names[] = { "DestroyGCHandle", "GCFinalizersBegin" };
-		static const char *const codes[] = { "GC-S020", "GC-S022" };
+		static const int codes[] = { GCSPEC_DIAG_S020, GCSPEC_DIAG_S022 };
 		unsigned k = s->cls == C_HANDLE_DOUBLE_DESTROY ? 0 : 1;
 
 		if (target(s, is(ev, names[k]))) {
@@ -909,7 +915,7 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 				return -1;
 			expect(m, codes[k], here(m), 0);
 			if (k == 1)
-				may_any(m, "GC-S021");
+				may_any(m, GCSPEC_DIAG_S021);
 			DONE(s);
 		}
 		return 0;
@@ -925,10 +931,10 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 			TRYM(inject_send(m, ev, -1, 0));
 			TRYM(inject_begin(m, gen_profile_event(m->profile, "GCFreeSegment")));
 			gen_values_set_num(m->ivals, "Address", addr);
-			expect(m, "GC-S018", here(m), 0);
+			expect(m, GCSPEC_DIAG_S018, here(m), 0);
 			/* The first free of a regions runtime that never frees (.NET
 			 * 8) makes its earlier re-creations of live segments wrong. */
-			may_any(m, "GC-S017");
+			may_any(m, GCSPEC_DIAG_S017);
 			TRYM(inject_send(m, ev, -1, 0));
 			if (m->nfreed_segments < sizeof m->freed_segment / sizeof m->freed_segment[0])
 				m->freed_segment[m->nfreed_segments++] = addr;
@@ -942,7 +948,7 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 			return 1;
 		}
 		if (s->state == 1 && is(ev, "GCFinalizersEnd")) {
-			expect(m, "GC-S021", here(m), 0);
+			expect(m, GCSPEC_DIAG_S021, here(m), 0);
 			DONE(s);
 		}
 		return 0;
@@ -951,7 +957,7 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 			for (unsigned t = 0; t < m->nthreads; t++)
 				if (m->thread[t] == ev->thread_id && m->last_ts[t] > 0) {
 					ev->timestamp = m->last_ts[t] - 1;
-					expect(m, "GC-S023", here(m), 0);
+					expect(m, GCSPEC_DIAG_S023, here(m), 0);
 					DONE(s);
 					return 0;
 				}
@@ -967,7 +973,7 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 		}
 		if (target(s, is(ev, "GCStart") && num(ev, "Type") == 0 && !m->bgc_open && !m->twin)) {
 			TRYM(set_and_reencode(m, ev, "Type", 2));
-			expect(m, "GC-S024", here(m), 0);
+			expect(m, GCSPEC_DIAG_S024, here(m), 0);
 			s->a = num(ev, "Count");
 			if (m->profile->double_gcstart)
 				s->state = 1;
@@ -985,9 +991,9 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 			s->a = num(ev, "Count");
 			gen_values_set_num((struct gen_values *)ev->values, "Type", 1);
 			TRYM(set_and_reencode(m, ev, "Depth", 2));
-			expect(m, "GC-S024", here(m), 0);
-			expect(m, "GC-S004", here(m), 1);
-			may_any(m, "GC-S005,GC-S006,GC-S003,GC-S001");
+			expect(m, GCSPEC_DIAG_S024, here(m), 0);
+			expect(m, GCSPEC_DIAG_S004, here(m), 1);
+			may_any(m, GCSPEC_DIAG_S005, GCSPEC_DIAG_S006, GCSPEC_DIAG_S003, GCSPEC_DIAG_S001);
 			s->state = 1;
 			return 0;
 		}
@@ -1000,11 +1006,11 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 		if (s->state == 0) {
 			if (!is(ev, "GCEnd"))
 				return 1;
-			expect(m, "GC-S002", here(m), 0);
+			expect(m, GCSPEC_DIAG_S002, here(m), 0);
 			/* A sampler's suspension that backs off for the GC may
 			 * have begun before the cut: its later restarts and its
 			 * end then follow a begin the trace does not hold. */
-			may_any(m, "GC-S009,GC-S010,GC-S011,GC-S013,GC-S014");
+			may_any(m, GCSPEC_DIAG_S009, GCSPEC_DIAG_S010, GCSPEC_DIAG_S011, GCSPEC_DIAG_S013, GCSPEC_DIAG_S014);
 			m->edge = s;
 			DONE(s);
 		}
@@ -1013,14 +1019,14 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 		if (s->state == 1)
 			return 1;
 		if (target(s, is(ev, "GCStart") && num(ev, "Type") == 0 && !m->bgc_open && !m->twin)) {
-			expect(m, "GC-S003", here(m), 0);
+			expect(m, GCSPEC_DIAG_S003, here(m), 0);
 			/* Cut inside a suspension (a blocking GC's GCStart is
 			 * always in one in a realistic stream): it is still open
 			 * where the trace ends, after this event. */
 			if (m->open_susp > 0)
-				expect(m, "GC-S025", here(m) + 1, 0);
+				expect(m, GCSPEC_DIAG_S025, here(m) + 1, 0);
 			else
-				may_any(m, "GC-S025");
+				may_any(m, GCSPEC_DIAG_S025);
 			if (out(m, ev) < 0)
 				return -1;
 			s->state = 1;
@@ -1033,7 +1039,7 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 		if (target(s, is(ev, "GCAllocationTick") && ev->values &&
 			       gen_values_index(ev->values, "AllocationKind", 0) >= 0)) {
 			TRYM(set_and_reencode(m, ev, "AllocationKind", 200));
-			expect(m, "GC-V001", here(m), 0);
+			expect(m, GCSPEC_DIAG_V001, here(m), 0);
 			DONE(s);
 		}
 		return 0;
@@ -1060,10 +1066,10 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 			ev->spec_event = GEN_NO_SPEC;
 			if (s->cls == C_UNKNOWN_VERSION) {
 				ev->version = 5;
-				expect(m, "GC-U001", here(m), 0);
+				expect(m, GCSPEC_DIAG_U001, here(m), 0);
 			} else {
 				ev->id = 250;
-				expect(m, "GC-U002", here(m), 0);
+				expect(m, GCSPEC_DIAG_U002, here(m), 0);
 			}
 			DONE(s);
 		}
@@ -1090,37 +1096,37 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 					return 0;
 				own_payload(m, ev);
 				ev->payload_len = offs[prev->nfields];
-				expect(m, "GC-P008", here(m), 0);
-				expect(m, "GC-P001", here(m), 1);
+				expect(m, GCSPEC_DIAG_P008, here(m), 0);
+				expect(m, GCSPEC_DIAG_P001, here(m), 1);
 				break;
 			}
 			case C_UNPAIRED_SURROGATE:
 				own_payload(m, ev);
 				m->buf[offs[tn]] = 0x00;
 				m->buf[offs[tn] + 1] = 0xDC;
-				expect(m, "GC-P004", here(m), 0);
+				expect(m, GCSPEC_DIAG_P004, here(m), 0);
 				break;
 			case C_UNTERMINATED:
 				own_payload(m, ev);
 				ev->payload_len = offs[tn + 1] - 2;
-				expect(m, "GC-P003", here(m), 0);
-				expect(m, "GC-P001", here(m), 1);
+				expect(m, GCSPEC_DIAG_P003, here(m), 0);
+				expect(m, GCSPEC_DIAG_P001, here(m), 1);
 				break;
 			case C_ODD_LENGTH:
 				own_payload(m, ev);
 				ev->payload_len = offs[tn] + 1;
-				expect(m, "GC-P005", here(m), 0);
-				expect(m, "GC-P003", here(m), 1);
-				expect(m, "GC-P001", here(m), 1);
+				expect(m, GCSPEC_DIAG_P005, here(m), 0);
+				expect(m, GCSPEC_DIAG_P003, here(m), 1);
+				expect(m, GCSPEC_DIAG_P001, here(m), 1);
 				break;
 			case C_ALLOC_AMOUNT:
 				TRYM(set_and_reencode(m, ev, "AllocationAmount",
 						      (num(ev, "AllocationAmount64") + 1) & 0xFFFFFFFFu));
-				expect(m, "GC-V004", here(m), 0);
+				expect(m, GCSPEC_DIAG_V004, here(m), 0);
 				break;
 			default:
 				TRYM(set_and_reencode(m, ev, "HeapIndex", m->nheaps + 5));
-				expect(m, "GC-V007", here(m), 0);
+				expect(m, GCSPEC_DIAG_V007, here(m), 0);
 			}
 			DONE(s);
 		}
@@ -1131,8 +1137,8 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 			gen_encode_offsets(ev->values, m->psize, offs);
 			own_payload(m, ev);
 			m->buf[offs[i]] = (uint8_t)(m->buf[offs[i]] + 5);
-			expect(m, "GC-P006", here(m), 0);
-			expect(m, "GC-P001", here(m), 1);
+			expect(m, GCSPEC_DIAG_P006, here(m), 0);
+			expect(m, GCSPEC_DIAG_P001, here(m), 1);
 			DONE(s);
 		}
 		return 0;
@@ -1140,8 +1146,8 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 		if (target(s, is(ev, "FinalizeObject"))) {
 			TRYM(reencode(m, ev, m->psize == 8 ? 4 : 8));
 			ev->values = NULL;
-			expect(m, m->psize == 8 ? "GC-P001" : "GC-P002", here(m), 0);
-			expect(m, "GC-P008", here(m), 1);
+			expect(m, m->psize == 8 ? GCSPEC_DIAG_P001 : GCSPEC_DIAG_P002, here(m), 0);
+			expect(m, GCSPEC_DIAG_P008, here(m), 1);
 			DONE(s);
 		}
 		return 0;
@@ -1153,13 +1159,13 @@ static int apply(struct gen_mutator *m, struct slot *s, struct gen_event *ev)
 			       (s->cls == C_BGC_DEPTH || !m->bgc_open))) {
 			s->a = num(ev, "Count");
 			TRYM(set_and_reencode(m, ev, "Depth", s->cls == C_BGC_DEPTH ? 1 : 3));
-			expect(m, s->cls == C_BGC_DEPTH ? "GC-V006" : "GC-V005", here(m), 0);
+			expect(m, s->cls == C_BGC_DEPTH ? GCSPEC_DIAG_V006 : GCSPEC_DIAG_V005, here(m), 0);
 			s->state = 1;
 			return 0;
 		}
 		if (s->state == 1 && is(ev, "GCEnd") && num(ev, "Count") == s->a) {
 			TRYM(set_and_reencode(m, ev, "Depth", s->cls == C_BGC_DEPTH ? 1 : 3));
-			expect(m, s->cls == C_BGC_DEPTH ? "GC-V006" : "GC-V005", here(m), 1);
+			expect(m, s->cls == C_BGC_DEPTH ? GCSPEC_DIAG_V006 : GCSPEC_DIAG_V005, here(m), 1);
 			DONE(s);
 		}
 		return 0;
@@ -1186,13 +1192,13 @@ static uint64_t fresh_handle(struct gen_mutator *m)
 
 /* One whole GC at the end of the stream: GCStart, then GCEnd. */
 static int inject_gc(struct gen_mutator *m, uint32_t count, uint64_t depth, uint64_t type,
-		     const char *code)
+		     int code)
 {
 	TRY_INJECT(inject_begin(m, gen_profile_event(m->profile, "GCStart")));
 	gen_values_set_num(m->ivals, "Count", count);
 	gen_values_set_num(m->ivals, "Depth", depth);
 	gen_values_set_num(m->ivals, "Type", type);
-	if (code)
+	if (code != GEN_DIAG_END)
 		expect(m, code, here(m), 0);
 	TRY_INJECT(inject_send(m, &m->last, -1, 0));
 	return inject2(m, &m->last, "GCEnd", "Count", count, "Depth", depth);
@@ -1261,7 +1267,7 @@ static int fallback(struct gen_mutator *m, struct slot *s)
 	case C_HEAPSTATS_OUTSIDE:
 	case C_HISTORY_OUTSIDE:
 		TRY_INJECT(inject2(m, at, "GCSuspendEEBegin", "Count", n, "Reason", 1));
-		expect(m, s->cls == C_HEAPSTATS_OUTSIDE ? "GC-S013" : "GC-S014", here(m), 0);
+		expect(m, s->cls == C_HEAPSTATS_OUTSIDE ? GCSPEC_DIAG_S013 : GCSPEC_DIAG_S014, here(m), 0);
 		if (s->cls == C_HEAPSTATS_OUTSIDE)
 			TRY_INJECT(inject2(m, at, "GCHeapStats", NULL, 0, NULL, 0));
 		else
@@ -1274,72 +1280,72 @@ static int fallback(struct gen_mutator *m, struct slot *s)
 		a = fresh_segment(m);
 		/* A free first: this runtime frees (see apply()). */
 		TRY_INJECT(inject2(m, at, "GCFreeSegment", "Address", fresh_segment(m), NULL, 0));
-		may_any(m, "GC-S017");
+		may_any(m, GCSPEC_DIAG_S017);
 		TRY_INJECT(inject2(m, at, "GCCreateSegment", "Address", a, "Size", 0x01000000));
 		if (s->cls == C_SEGMENT_DOUBLE_CREATE) {
-			expect(m, "GC-S017", here(m), 0);
+			expect(m, GCSPEC_DIAG_S017, here(m), 0);
 			return inject2(m, at, "GCCreateSegment", "Address", a, "Size", 0x01000000);
 		}
 		TRY_INJECT(inject2(m, at, "GCFreeSegment", "Address", a, NULL, 0));
-		expect(m, "GC-S018", here(m), 0);
+		expect(m, GCSPEC_DIAG_S018, here(m), 0);
 		return inject2(m, at, "GCFreeSegment", "Address", a, NULL, 0);
 	case C_HANDLE_KIND_CHANGED:
 		a = fresh_handle(m);
 		TRY_INJECT(inject2(m, at, "SetGCHandle", "HandleID", a, "Kind", 2));
-		expect(m, "GC-S019", here(m), 0);
+		expect(m, GCSPEC_DIAG_S019, here(m), 0);
 		return inject2(m, at, "SetGCHandle", "HandleID", a, "Kind", 1);
 	case C_HANDLE_DOUBLE_DESTROY:
 		/* The first destroy may free a handle set before the trace. */
 		a = fresh_handle(m);
 		TRY_INJECT(inject2(m, at, "DestroyGCHandle", "HandleID", a, NULL, 0));
-		expect(m, "GC-S020", here(m), 0);
+		expect(m, GCSPEC_DIAG_S020, here(m), 0);
 		return inject2(m, at, "DestroyGCHandle", "HandleID", a, NULL, 0);
 	case C_FIN_NESTED:
 		TRY_INJECT(inject2(m, at, "GCFinalizersBegin", NULL, 0, NULL, 0));
-		expect(m, "GC-S022", here(m), 0);
+		expect(m, GCSPEC_DIAG_S022, here(m), 0);
 		TRY_INJECT(inject2(m, at, "GCFinalizersBegin", NULL, 0, NULL, 0));
 		return inject2(m, at, "GCFinalizersEnd", "Count", 0, NULL, 0);
 	case C_FIN_END_NO_BEGIN:
 		/* A complete run first: an end before any begin is a trace edge. */
 		TRY_INJECT(inject2(m, at, "GCFinalizersBegin", NULL, 0, NULL, 0));
 		TRY_INJECT(inject2(m, at, "GCFinalizersEnd", "Count", 0, NULL, 0));
-		expect(m, "GC-S021", here(m), 0);
+		expect(m, GCSPEC_DIAG_S021, here(m), 0);
 		return inject2(m, at, "GCFinalizersEnd", "Count", 0, NULL, 0);
 	case C_POINTER_WIDTH:
 		TRY_INJECT(inject_begin(m, gen_profile_event(m->profile, "FinalizeObject")));
 		gen_values_set_num(m->ivals, "TypeID", m->psize == 8 ? 0x7ff812340000ull : 0x12340000u);
 		gen_values_set_num(m->ivals, "ObjectID", m->psize == 8 ? 0x1f000000100ull : 0x02000100u);
-		expect(m, m->psize == 8 ? "GC-P001" : "GC-P002", here(m), 0);
-		expect(m, "GC-P008", here(m), 1);
+		expect(m, m->psize == 8 ? GCSPEC_DIAG_P001 : GCSPEC_DIAG_P002, here(m), 0);
+		expect(m, GCSPEC_DIAG_P008, here(m), 1);
 		return inject_send_ps(m, at, -1, 0, m->psize == 8 ? 4 : 8);
 	case C_DROP_GCSTART:
-		expect(m, "GC-S001", here(m), 0);
+		expect(m, GCSPEC_DIAG_S001, here(m), 0);
 		return inject2(m, at, "GCEnd", "Count", n + 1, "Depth", 0);
 	case C_DROP_GCEND:
 		/* A GCEnd was dropped, or GC n+1 never ends: n+2 starts inside it. */
 		if (s->state == 1)
-			return inject_gc(m, n + 1, 0, 0, "GC-S004");
+			return inject_gc(m, n + 1, 0, 0, GCSPEC_DIAG_S004);
 		TRY_INJECT(inject2(m, at, "GCStart", "Count", n + 1, "Depth", 0));
-		expect(m, "GC-S003", -1, 1);
-		return inject_gc(m, n + 2, 0, 0, "GC-S004");
+		expect(m, GCSPEC_DIAG_S003, -1, 1);
+		return inject_gc(m, n + 2, 0, 0, GCSPEC_DIAG_S004);
 	case C_DUP_GCSTART:
 		TRY_INJECT(inject2(m, at, "GCStart", "Count", n + 1, "Depth", 0));
-		expect(m, "GC-S007", here(m), 0);
-		return inject_gc(m, n + 1, 0, 0, "GC-S004");
+		expect(m, GCSPEC_DIAG_S007, here(m), 0);
+		return inject_gc(m, n + 1, 0, 0, GCSPEC_DIAG_S004);
 	case C_DUP_GCEND:
-		TRY_INJECT(inject_gc(m, n + 1, 0, 0, NULL));
-		expect(m, "GC-S001", here(m), 0);
+		TRY_INJECT(inject_gc(m, n + 1, 0, 0, GEN_DIAG_END));
+		expect(m, GCSPEC_DIAG_S001, here(m), 0);
 		return inject2(m, at, "GCEnd", "Count", n + 1, "Depth", 0);
 	case C_GCEND_COUNT:
 		TRY_INJECT(inject2(m, at, "GCStart", "Count", n + 1, "Depth", 0));
-		expect(m, "GC-S005", here(m), 0);
+		expect(m, GCSPEC_DIAG_S005, here(m), 0);
 		return inject2(m, at, "GCEnd", "Count", n + 2, "Depth", 0);
 	case C_GCEND_DEPTH:
 		TRY_INJECT(inject2(m, at, "GCStart", "Count", n + 1, "Depth", 1));
-		expect(m, "GC-S006", here(m), 0);
+		expect(m, GCSPEC_DIAG_S006, here(m), 0);
 		return inject2(m, at, "GCEnd", "Count", n + 1, "Depth", 0);
 	case C_COUNT_BACKWARDS:
-		return inject_gc(m, n, 0, 0, "GC-S007");
+		return inject_gc(m, n, 0, 0, GCSPEC_DIAG_S007);
 	case C_NESTED_SUSPEND:
 	case C_SUSPEND_END_NO_BEGIN:
 	case C_RESTART_NO_SUSPEND:
@@ -1347,26 +1353,26 @@ static int fallback(struct gen_mutator *m, struct slot *s)
 		/* One whole suspension first: the checker has then seen one. */
 		TRY_INJECT(inject2(m, at, "GCSuspendEEBegin", "Count", 0xFFFFFFFFu, "Reason", 0));
 		if (s->cls == C_NESTED_SUSPEND) {
-			expect(m, "GC-S008", here(m), 0);
+			expect(m, GCSPEC_DIAG_S008, here(m), 0);
 			TRY_INJECT(inject2(m, at, "GCSuspendEEBegin", "Count", 0xFFFFFFFFu, "Reason", 0));
 		}
 		TRY_INJECT(inject2(m, at, "GCSuspendEEEnd", NULL, 0, NULL, 0));
 		TRY_INJECT(inject2(m, at, "GCRestartEEBegin", NULL, 0, NULL, 0));
 		TRY_INJECT(inject2(m, at, "GCRestartEEEnd", NULL, 0, NULL, 0));
 		if (s->cls == C_SUSPEND_END_NO_BEGIN) {
-			expect(m, "GC-S009", here(m), 0);
+			expect(m, GCSPEC_DIAG_S009, here(m), 0);
 			TRY_INJECT(inject2(m, at, "GCSuspendEEEnd", NULL, 0, NULL, 0));
 			TRY_INJECT(inject2(m, at, "GCRestartEEBegin", NULL, 0, NULL, 0));
 			return inject2(m, at, "GCRestartEEEnd", NULL, 0, NULL, 0);
 		}
 		if (s->cls == C_RESTART_NO_SUSPEND) {
-			expect(m, "GC-S010", here(m), 0);
+			expect(m, GCSPEC_DIAG_S010, here(m), 0);
 			TRY_INJECT(inject2(m, at, "GCRestartEEBegin", NULL, 0, NULL, 0));
-			expect(m, "GC-S011", here(m), 1);
+			expect(m, GCSPEC_DIAG_S011, here(m), 1);
 			return inject2(m, at, "GCRestartEEEnd", NULL, 0, NULL, 0);
 		}
 		if (s->cls == C_RESTART_END_NO_BEGIN) {
-			expect(m, "GC-S011", here(m), 0);
+			expect(m, GCSPEC_DIAG_S011, here(m), 0);
 			return inject2(m, at, "GCRestartEEEnd", NULL, 0, NULL, 0);
 		}
 		return 0;
@@ -1376,18 +1382,18 @@ static int fallback(struct gen_mutator *m, struct slot *s)
 		TRY_INJECT(inject2(m, at, "GCSuspendEEEnd", NULL, 0, NULL, 0));
 		TRY_INJECT(inject2(m, at, "GCRestartEEBegin", NULL, 0, NULL, 0));
 		TRY_INJECT(inject2(m, at, "GCRestartEEEnd", NULL, 0, NULL, 0));
-		expect(m, "GC-S009", here(m), 0);
+		expect(m, GCSPEC_DIAG_S009, here(m), 0);
 		TRY_INJECT(inject2(m, at, "GCSuspendEEEnd", NULL, 0, NULL, 0));
-		expect(m, "GC-S008", here(m), 0);
+		expect(m, GCSPEC_DIAG_S008, here(m), 0);
 		/* A GC's suspension (Reason 1, the latest GC's index), which
 		 * never backs off: its restart before its end is wrong. */
 		TRY_INJECT(inject2(m, at, "GCSuspendEEBegin", "Count", n, "Reason", 1));
-		expect(m, "GC-S010", here(m), 0);
+		expect(m, GCSPEC_DIAG_S010, here(m), 0);
 		TRY_INJECT(inject2(m, at, "GCRestartEEBegin", NULL, 0, NULL, 0));
 		return inject2(m, at, "GCRestartEEEnd", NULL, 0, NULL, 0);
 	case C_SUSPEND_COUNT:
 		/* Above the latest GC's Count: no GC suspension writes that. */
-		expect(m, "GC-S012", here(m), 0);
+		expect(m, GCSPEC_DIAG_S012, here(m), 0);
 		TRY_INJECT(inject2(m, at, "GCSuspendEEBegin", "Count", n + 7, "Reason", 1));
 		TRY_INJECT(inject2(m, at, "GCSuspendEEEnd", NULL, 0, NULL, 0));
 		TRY_INJECT(inject2(m, at, "GCRestartEEBegin", NULL, 0, NULL, 0));
@@ -1396,12 +1402,12 @@ static int fallback(struct gen_mutator *m, struct slot *s)
 	case C_JOIN_NESTED:
 		TRY_INJECT(inject2(m, at, "GCJoin", "JoinTime", 0, "JoinType", 1));
 		if (s->cls == C_JOIN_NESTED) {
-			expect(m, "GC-S016", here(m), 0);
+			expect(m, GCSPEC_DIAG_S016, here(m), 0);
 			TRY_INJECT(inject2(m, at, "GCJoin", "JoinTime", 0, "JoinType", 1));
 			return inject2(m, at, "GCJoin", "JoinTime", 1, "JoinType", 1);
 		}
 		TRY_INJECT(inject2(m, at, "GCJoin", "JoinTime", 1, "JoinType", 1));
-		expect(m, "GC-S015", here(m), 0);
+		expect(m, GCSPEC_DIAG_S015, here(m), 0);
 		return inject2(m, at, "GCJoin", "JoinTime", 1, "JoinType", 1);
 	case C_TS_BACKWARDS:
 		if (!at->timestamp)
@@ -1411,7 +1417,7 @@ static int fallback(struct gen_mutator *m, struct slot *s)
 			struct gen_event early = *at;
 
 			early.timestamp = at->timestamp - 1;
-			expect(m, "GC-S023", here(m), 0);
+			expect(m, GCSPEC_DIAG_S023, here(m), 0);
 			TRY_INJECT(inject_send(m, &early, -1, 0));
 			/* Later injections keep the stream's time: a reader that
 			 * orders by time (nettrace) would otherwise move them
@@ -1425,8 +1431,8 @@ static int fallback(struct gen_mutator *m, struct slot *s)
 		 * both open. */
 		TRY_INJECT(inject2(m, at, "GCSuspendEEBegin", "Count", n, "Reason", 1));
 		TRY_INJECT(inject2(m, at, "GCSuspendEEEnd", NULL, 0, NULL, 0));
-		expect(m, "GC-S003", here(m), 0);
-		expect(m, "GC-S025", here(m) + 1, 0);
+		expect(m, GCSPEC_DIAG_S003, here(m), 0);
+		expect(m, GCSPEC_DIAG_S025, here(m) + 1, 0);
 		return inject2(m, at, "GCStart", "Count", n + 1, "Depth", 0);
 	case C_TRUNCATE:
 	case C_EXTEND:
@@ -1453,20 +1459,20 @@ static int fallback(struct gen_mutator *m, struct slot *s)
 		TRY_INJECT(synth_target(m, s, "GCPerHeapHistory"));
 		return inject2(m, at, "GCEnd", "Count", n + 1, "Depth", 0);
 	case C_DEPTH_RANGE:
-		expect(m, "GC-V005", here(m) + 1, 1); /* at its GCEnd too */
-		return inject_gc(m, n + 1, 3, 0, "GC-V005");
+		expect(m, GCSPEC_DIAG_V005, here(m) + 1, 1); /* at its GCEnd too */
+		return inject_gc(m, n + 1, 3, 0, GCSPEC_DIAG_V005);
 	case C_BGC_DEPTH:
-		return inject_gc(m, n + 1, 1, 1, "GC-V006");
+		return inject_gc(m, n + 1, 1, 1, GCSPEC_DIAG_V006);
 	case C_FG_OUTSIDE_BGC:
-		return inject_gc(m, n + 1, 1, 2, "GC-S024");
+		return inject_gc(m, n + 1, 1, 2, GCSPEC_DIAG_S024);
 	case C_BGC_IN_GC:
 		/* A background GC inside a blocking GC; the blocking GC's end
 		 * then finds no GC in flight for a checker that resynchronises. */
 		TRY_INJECT(inject2(m, at, "GCStart", "Count", n + 1, "Depth", 0));
-		TRY_INJECT(inject_gc(m, n + 2, 2, 1, "GC-S024"));
-		expect(m, "GC-S004", here(m) - 2, 1);
-		expect(m, "GC-S001", here(m), 1);
-		expect(m, "GC-S005", here(m), 1);
+		TRY_INJECT(inject_gc(m, n + 2, 2, 1, GCSPEC_DIAG_S024));
+		expect(m, GCSPEC_DIAG_S004, here(m) - 2, 1);
+		expect(m, GCSPEC_DIAG_S001, here(m), 1);
+		expect(m, GCSPEC_DIAG_S005, here(m), 1);
 		return inject2(m, at, "GCEnd", "Count", n + 1, "Depth", 0);
 	}
 	snprintf(m->sink.error, sizeof m->sink.error,
@@ -1530,7 +1536,7 @@ static void refreed_segment(struct gen_mutator *m, const struct gen_event *ev)
 	a = num(ev, "Address");
 	for (unsigned k = 0; k < m->nfreed_segments; k++)
 		if (m->freed_segment[k] == a)
-			expect(m, "GC-S018", here(m), 1);
+			expect(m, GCSPEC_DIAG_S018, here(m), 1);
 }
 
 static int mutator_event(struct gen_sink *sink, struct gen_event *ev)

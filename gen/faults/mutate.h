@@ -21,7 +21,8 @@
 struct gen_mutation_class {
 	const char *name;
 	const char *reach;         /* "stream" or "payload" */
-	const char *codes;         /* the codes it must raise, for --list-mutations */
+	const int *codes;          /* the codes it must raise (GEN_CODES(...)) */
+	int one_of;                /* codes are alternatives (listed a|b), else all (a,b) */
 	int needs_server;          /* only server GC writes the target events */
 	const char *description;
 };
