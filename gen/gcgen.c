@@ -22,6 +22,7 @@
 
 #include "gen/model/emit.h"
 #include "gen/model/exhaustive.h"
+#include "gen/faults/fault.h"
 #include "gen/faults/mutate.h"
 #include "gen/faults/mutate_container.h"
 #include "gen/formats/ctf/outdir.h"
@@ -247,15 +248,19 @@ static int writer_sink_event(struct gen_sink *s, struct gen_event *ev)
 static void list_mutations(const char *format)
 {
 	const struct gen_container_fault *cf;
+	const struct gen_fault *f;
+	char codes[128];
 
-	for (unsigned i = 0; i < gen_nmutation_classes; i++)
-		printf("%-30s %-9s %-16s %-6s %s\n", gen_mutation_classes[i].name,
-		       gen_mutation_classes[i].reach, gen_mutation_classes[i].codes, "any",
-		       gen_mutation_classes[i].description);
+	for (unsigned i = 0; (f = gen_fault_at(i)); i++)
+		printf("%-30s %-9s %-16s %-6s %s\n", f->name, f->reach,
+		       gen_codes_text(f->codes, f->flags & GEN_FAULT_ONE_OF ? '|' : ',', codes,
+				      sizeof codes),
+		       "any", f->description);
 	for (unsigned i = 0; (cf = gen_container_fault_at(i)); i++)
 		if (!format || gen_container_fault_applies(cf, format))
-			printf("%-30s %-9s %-16s %-6s %s\n", cf->name, "container", cf->codes,
-			       cf->formats, cf->description);
+			printf("%-30s %-9s %-16s %-6s %s\n", cf->name, "container",
+			       gen_codes_text(cf->codes, '|', codes, sizeof codes), cf->formats,
+			       cf->description);
 }
 
 /* --stats: one line for benchmarks (tests/gen/bench.sh parses it). The
@@ -487,7 +492,7 @@ int main(int argc, char **argv)
 			    "-o - to write it to the terminal all the same", format);
 	if (mutate) {
 		if (strcmp(mutate, "all") == 0) {
-			for (unsigned i = 0; i < gen_nmutation_classes; i++)
+			for (unsigned i = 0; i < gen_nfaults(); i++)
 				classes[nclasses++] = (int)i;
 		} else {
 			for (char *t = strtok(mutate, ","); t; t = strtok(NULL, ",")) {
@@ -535,7 +540,7 @@ int main(int argc, char **argv)
 			stacks = 1;
 		/* Classes about GC threads' joins need server GC. */
 		for (unsigned i = 0; i < nclasses; i++)
-			if (gen_mutation_classes[classes[i]].needs_server && heaps == 0)
+			if ((gen_fault_at((unsigned)classes[i])->flags & GEN_FAULT_NEEDS_SERVER) && heaps == 0)
 				heaps = 4;
 	}
 	if (!psize)

@@ -5,7 +5,8 @@
  * passes events through, and at its target events drops, duplicates,
  * injects or rewrites them, recording for each fault the diagnostics the
  * oracle must raise (code, 0-based index of the event in the output) and
- * those it may raise as a consequence. docs/faults.md is the catalogue.
+ * those it may raise as a consequence. The classes are rows (fault.h);
+ * docs/faults.md is the catalogue.
  *
  * Errors: 0/-1 with a message in the sink's error buffer.
  */
@@ -18,22 +19,12 @@
 #include "gen/model/emit.h"
 #include "gen/model/profiles.h"
 
-struct gen_mutation_class {
-	const char *name;
-	const char *reach;         /* "stream" or "payload" */
-	const char *codes;         /* the codes it must raise, for --list-mutations */
-	int needs_server;          /* only server GC writes the target events */
-	const char *description;
-};
-
-extern const struct gen_mutation_class gen_mutation_classes[];
-extern const unsigned gen_nmutation_classes;
-
+/* The index of the class called name in the registry (fault.h), or -1. */
 int gen_mutation_find(const char *name);
 
 struct gen_mutator;
 
-/* classes: indexes into gen_mutation_classes, n of them. expect may be NULL. */
+/* classes: indexes into the registry (gen_fault_at), n of them. expect may be NULL. */
 struct gen_mutator *gen_mutator_new(const int *classes, unsigned n, struct gen_writer *w,
 				    const struct gen_profile *profile, unsigned pointer_size,
 				    unsigned nheaps, uint64_t seed, FILE *expect);

@@ -83,18 +83,14 @@ static int apply(const struct gen_container_fault *f, const uint8_t *in, size_t 
 static int write_expect(const struct gen_container_fault *f, const struct gen_container_result *r,
 			FILE *expect, char *err, size_t errlen)
 {
-	fprintf(expect, "{\"code\":\"%s\"", r->code);
+	fprintf(expect, "{\"code\":\"%s\"", gen_diag_code(r->code));
 	if (r->file)
 		fprintf(expect, ",\"file\":\"%s\"", r->file);
 	if (r->offset_exact)
 		fprintf(expect, ",\"offset\":%llu", (unsigned long long)r->offset);
 	fputs("}\n", expect);
-	for (const char *p = r->may ? r->may : f->may; *p;) {
-		size_t k = strcspn(p, ",");
-
-		fprintf(expect, "{\"code\":\"%.*s\",\"may\":true}\n", (int)k, p);
-		p += k + (p[k] == ',');
-	}
+	for (const int *p = r->may ? r->may : f->may; *p != GEN_DIAG_END; p++)
+		fprintf(expect, "{\"code\":\"%s\",\"may\":true}\n", gen_diag_code(*p));
 	return ferror(expect) ? (snprintf(err, errlen, "write failed"), -1) : 0;
 }
 

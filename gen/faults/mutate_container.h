@@ -21,13 +21,15 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "gen/faults/codes.h"
+
 struct gen_container_result {
 	uint8_t *data;             /* the faulty file, malloc'd */
 	size_t len;
-	const char *code;          /* the diagnostic it must raise: "GC-N010" */
+	int code;                  /* the diagnostic it must raise: GCSPEC_DIAG_N010 */
 	uint64_t offset;           /* where, when offset_exact */
 	int offset_exact;          /* 0: reported somewhere near (unknown offset) */
-	const char *may;           /* NULL: the class's may list; else this one */
+	const int *may;            /* NULL: the class's may list; else this one (codes.h) */
 	/* Directory containers: the file (a name in the directory) that offset
 	 * is in; NULL for single-file containers. Static storage or a name
 	 * inside the input image. */
@@ -37,11 +39,11 @@ struct gen_container_result {
 struct gen_container_fault {
 	const char *name;          /* --mutate name, e.g. "undefined-metadata" */
 	const char *formats;       /* the --format names it applies to, comma-separated */
-	const char *codes;         /* codes it raises, for --list-mutations ("GC-N005|GC-N003") */
-	/* Codes that may follow as consequences, comma-separated, or "": the
-	 * must code again elsewhere, or "GC-S*" (any stream code) when events
-	 * are lost and their GCs' other events are left unpaired. */
-	const char *may;
+	const int *codes;          /* the codes it raises, one of them (GEN_CODES(...)) */
+	/* Codes that may follow as consequences (GEN_CODES(...) or
+	 * GEN_NO_CODES): the must code again elsewhere, or GEN_DIAG_ANY_STREAM
+	 * when events are lost and their GCs' other events are left unpaired. */
+	const int *may;
 	int needs_stacks;          /* the file must have events with stacks */
 	const char *description;
 	int (*apply)(const struct gen_container_fault *f, const uint8_t *in, size_t len,

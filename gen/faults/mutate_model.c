@@ -136,7 +136,7 @@ static int apply(const struct gen_container_fault *f, const uint8_t *in, size_t 
 		if (!(out->data = copy(in, cut)))
 			return -1;
 		out->len = cut;
-		out->code = "GC-M002";
+		out->code = GCSPEC_DIAG_M002;
 		out->offset = cut;
 		return 0;
 	}
@@ -145,7 +145,7 @@ static int apply(const struct gen_container_fault *f, const uint8_t *in, size_t 
 		    h.major != 3 || !h.arg || !(out->data = copy(in, len)))
 			return *why = "no format in the header", -1;
 		out->data[v + h.len + h.arg - 1] ^= 0x20;   /* "gcconform-modeL" */
-		out->code = "GC-M001";
+		out->code = GCSPEC_DIAG_M001;
 		out->offset = 0;
 		break;
 	case MF_VERSION:
@@ -153,7 +153,7 @@ static int apply(const struct gen_container_fault *f, const uint8_t *in, size_t 
 		    h.major != 0 || h.len != 1 || !(out->data = copy(in, len)))
 			return *why = "no one-byte version in the header", -1;
 		out->data[v] = 2;
-		out->code = "GC-M004";
+		out->code = GCSPEC_DIAG_M004;
 		out->offset = 0;
 		break;
 	case MF_BAD_EVENT: {
@@ -162,7 +162,7 @@ static int apply(const struct gen_container_fault *f, const uint8_t *in, size_t 
 		if (!map_value(in, len, starts[k], "timestamp", &kat) || !(out->data = copy(in, len)))
 			return *why = "an event without a timestamp", -1;
 		out->data[kat + 8] = 'q';                    /* "timestamq" */
-		out->code = "GC-M003";
+		out->code = GCSPEC_DIAG_M003;
 		out->offset = starts[k];
 		break;
 	}
@@ -184,7 +184,7 @@ static int apply(const struct gen_container_fault *f, const uint8_t *in, size_t 
 			if (!(out->data = copy(in, len)))
 				return -1;
 			out->data[fv + fh.len + kh.len + kh.arg] = (uint8_t)(vh.arg + 1);
-			out->code = "GC-M005";
+			out->code = GCSPEC_DIAG_M005;
 			out->offset = pv + h.len;
 			out->len = len;
 			return 0;
@@ -198,18 +198,18 @@ static int apply(const struct gen_container_fault *f, const uint8_t *in, size_t 
 }
 
 /* An event passed over leaves its GC's other events unpaired. */
-#define LOST "GC-S*"
+#define LOST GEN_DIAG_ANY_STREAM
 
 const struct gen_container_fault gen_model_container_faults[] = {
-	{ "model-truncate", "cbor", "GC-M002", "", 0,
+	{ "model-truncate", "cbor", GEN_CODES(GCSPEC_DIAG_M002), GEN_NO_CODES, 0,
 	  "cut the model stream inside an event item", apply, MF_TRUNCATE },
-	{ "model-bad-header", "cbor", "GC-M001", "", 0,
+	{ "model-bad-header", "cbor", GEN_CODES(GCSPEC_DIAG_M001), GEN_NO_CODES, 0,
 	  "the header's format is not gcconform-model", apply, MF_BAD_HEADER },
-	{ "model-version", "cbor", "GC-M004", "", 0,
+	{ "model-version", "cbor", GEN_CODES(GCSPEC_DIAG_M004), GEN_NO_CODES, 0,
 	  "the header says model stream version 2", apply, MF_VERSION },
-	{ "model-bad-event", "cbor", "GC-M003", LOST, 0,
+	{ "model-bad-event", "cbor", GEN_CODES(GCSPEC_DIAG_M003), GEN_CODES(LOST), 0,
 	  "an event map lacks its timestamp key", apply, MF_BAD_EVENT },
-	{ "model-fields-disagree", "cbor", "GC-M005", "", 0,
+	{ "model-fields-disagree", "cbor", GEN_CODES(GCSPEC_DIAG_M005), GEN_NO_CODES, 0,
 	  "an event's recorded field value differs from its payload", apply, MF_FIELDS_DISAGREE },
 };
 const unsigned gen_model_ncontainer_faults =

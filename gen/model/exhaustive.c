@@ -154,7 +154,8 @@ static void cover(struct gen_coverage *cov, const struct gen_values *v, FILE *ex
 				   gcspec_maps[gcspec_fields[fi].map].open;
 	}
 	if (outside && expect)
-		fprintf(expect, "{\"code\":\"GC-V002\",\"event\":%" PRIu64 "}\n", index);
+		fprintf(expect, "{\"code\":\"%s\",\"event\":%" PRIu64 "}\n",
+			gcspec_diags[GCSPEC_DIAG_V002].code, index);
 }
 
 static int send(struct ex *x)

@@ -10,7 +10,7 @@
  * one and the checker's lean one) must say the same. GC-P008 (the cut fits
  * another version) may come too, and only for an event with other versions.
  * This is what gcgen's truncate-at-field and extend-payload classes record
- * (gen/faults/mutate.c), checked here for every boundary rather than over seeds.
+ * (gen/faults/payload.c), checked here for every boundary rather than over seeds.
  * Tests may link both gen/ and oracle/: they share nothing else.
  */
 #include <stdlib.h>

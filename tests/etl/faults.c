@@ -58,10 +58,10 @@ static void faults(const char *label, const uint8_t *base, size_t len, unsigned 
 				continue;
 			applied[fc]++;
 			read_all(m.data, m.len, &o);
-			if (!tap_ok(test_diags_has(&o.d, m.code, m.offset, m.offset_exact) &&
+			if (!tap_ok(test_diags_has(&o.d, gcspec_diags[m.code].code, m.offset, m.offset_exact) &&
 			            (m.loses_events ? o.events < nevents : o.events == nevents),
 			            "%s %s seed %llu: %s at %llu, %u of %u events %s",
-			            label, gen_etl_fault_name(fc), (unsigned long long)seed, m.code,
+			            label, gen_etl_fault_name(fc), (unsigned long long)seed, gcspec_diags[m.code].code,
 			            (unsigned long long)m.offset, o.events, nevents,
 			            m.loses_events ? "(some lost)" : "(none lost)"))
 				for (unsigned i = 0; i < o.d.n && i < 64; i++)

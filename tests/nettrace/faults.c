@@ -58,9 +58,9 @@ static void faults(const char *label, const uint8_t *base, size_t len, unsigned 
 				continue;
 			applied[fc]++;
 			read_all(m.data, m.len, &o);
-			if (!tap_ok(test_diags_has(&o.d, m.code, m.offset, m.offset_exact),
+			if (!tap_ok(test_diags_has(&o.d, gcspec_diags[m.code].code, m.offset, m.offset_exact),
 			            "%s %s seed %llu: %s at %llu%s", label, gen_nettrace_fault_name(fc),
-			            (unsigned long long)seed, m.code, (unsigned long long)m.offset,
+			            (unsigned long long)seed, gcspec_diags[m.code].code, (unsigned long long)m.offset,
 			            m.offset_exact ? "" : " (approx)"))
 				for (unsigned i = 0; i < o.d.n && i < 64; i++)
 					tap_diag("got %s @%llu", o.d.code[i], (unsigned long long)o.d.offset[i]);

@@ -76,7 +76,7 @@ int main(int argc, char **argv)
 			if (gen_nettrace_mutate(base, len, fc, 7919, &m, &why))
 				continue;
 			if (put(argv[1], gen_nettrace_fault_name(fc), versions[v], m.data, m.len,
-			        m.code))
+			        gcspec_diags[m.code].code))
 				return 1;
 			free(m.data);
 			written++;

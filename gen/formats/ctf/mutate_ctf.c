@@ -320,7 +320,7 @@ int gen_ctf_mutate(const uint8_t *img, size_t len, int fault, uint64_t seed,
 		if (!d)
 			goto oom;
 		out->data = d;
-		out->code = "GC-C011";
+		out->code = GCSPEC_DIAG_C011;
 		out->file = name;
 		out->offset = pk->off - base;
 		mc_free(&m);
@@ -331,28 +331,28 @@ int gen_ctf_mutate(const uint8_t *img, size_t len, int fault, uint64_t seed,
 			goto oom;
 		d[pk->off + (seed >> 8) % 4] ^= (uint8_t)(1u << (seed >> 12) % 8);
 		where = pk->off;
-		out->code = "GC-C007";
+		out->code = GCSPEC_DIAG_C007;
 		break;
 	case GEN_CTF_PACKET_UUID:
 		if (!(d = copy(&m)))
 			goto oom;
 		d[pk->off + 4 + (seed >> 8) % 16] ^= 0x10;
 		where = pk->off + 4;
-		out->code = "GC-C008";
+		out->code = GCSPEC_DIAG_C008;
 		break;
 	case GEN_CTF_UNKNOWN_STREAM:
 		if (!(d = copy(&m)))
 			goto oom;
 		put(d + pk->off + 20, 7, 4);
 		where = pk->off + 20;
-		out->code = "GC-C009";
+		out->code = GCSPEC_DIAG_C009;
 		break;
 	case GEN_CTF_CONTENT_SIZE:
 		if (!(d = copy(&m)))
 			goto oom;
 		put(d + pk->off + 48, (uint64_t)pk->size * 8 + 8, 8);
 		where = pk->off + 48;
-		out->code = "GC-C010";
+		out->code = GCSPEC_DIAG_C010;
 		break;
 	case GEN_CTF_EVENT_OVERRUN: {
 		const struct mc_event *last = &m.ev[pk->first_ev + pk->nev - 1];
@@ -361,7 +361,7 @@ int gen_ctf_mutate(const uint8_t *img, size_t len, int fault, uint64_t seed,
 			goto oom;
 		put(d + pk->off + 48, (uint64_t)(last->off + 1 - pk->off) * 8, 8);
 		where = last->off;
-		out->code = "GC-C012";
+		out->code = GCSPEC_DIAG_C012;
 		break;
 	}
 	case GEN_CTF_UNKNOWN_EVENT_ID: {
@@ -374,7 +374,7 @@ int gen_ctf_mutate(const uint8_t *img, size_t len, int fault, uint64_t seed,
 		else
 			put(d + e->off, 60000, 2);
 		where = e->off;
-		out->code = "GC-C013";
+		out->code = GCSPEC_DIAG_C013;
 		break;
 	}
 	case GEN_CTF_TIMESTAMP_RANGE: {
@@ -386,7 +386,7 @@ int gen_ctf_mutate(const uint8_t *img, size_t len, int fault, uint64_t seed,
 			goto oom;
 		put(d + pk->off + 32, get(img + e->off + 6, 8) + 1, 8);
 		where = e->off;
-		out->code = "GC-C014";
+		out->code = GCSPEC_DIAG_C014;
 		break;
 	}
 	case GEN_CTF_EVENTS_DISCARDED:
@@ -394,7 +394,7 @@ int gen_ctf_mutate(const uint8_t *img, size_t len, int fault, uint64_t seed,
 			goto oom;
 		put(d + pk->off + 72, 3, m.psize);
 		where = pk->off + 72;
-		out->code = "GC-C015";
+		out->code = GCSPEC_DIAG_C015;
 		break;
 	case GEN_CTF_PACKED_LENGTH:
 	case GEN_CTF_STRING_NOT_UTF8: {
@@ -415,11 +415,11 @@ int gen_ctf_mutate(const uint8_t *img, size_t len, int fault, uint64_t seed,
 		if (fault == GEN_CTF_PACKED_LENGTH) {
 			where = m.ev[k].length_field;
 			put(d + where, get(img + where, 4) + 1, 4);
-			out->code = "GC-C016";
+			out->code = GCSPEC_DIAG_C016;
 		} else {
 			where = m.ev[k].ustr;
 			d[where] = 0xFF;
-			out->code = "GC-C017";
+			out->code = GCSPEC_DIAG_C017;
 		}
 		break;
 	}
@@ -441,7 +441,7 @@ int gen_ctf_mutate(const uint8_t *img, size_t len, int fault, uint64_t seed,
 		where = m.meta_off + meta_file_off(m.cls[k].text_field);
 		d[where] = d[where] == 'Q' ? 'Z' : 'Q';
 		where = m.meta_off + meta_file_off(m.cls[k].text_event);
-		out->code = "GC-C006";
+		out->code = GCSPEC_DIAG_C006;
 		break;
 	}
 	case GEN_CTF_METADATA_SYNTAX: {
@@ -482,7 +482,7 @@ int gen_ctf_mutate(const uint8_t *img, size_t len, int fault, uint64_t seed,
 			goto oom;
 		where = m.meta_off + meta_file_off(t);
 		d[where] = '#';
-		out->code = "GC-C004";
+		out->code = GCSPEC_DIAG_C004;
 		break;
 	}
 	case GEN_CTF_METADATA_PACKET:
@@ -502,10 +502,10 @@ int gen_ctf_mutate(const uint8_t *img, size_t len, int fault, uint64_t seed,
 			goto oom;
 		if (fault == GEN_CTF_METADATA_PACKET) {
 			d[where + (seed >> 20) % 4] ^= 0x02;
-			out->code = "GC-C002";
+			out->code = GCSPEC_DIAG_C002;
 		} else {
 			d[where + 35] = 2;
-			out->code = "GC-C003";
+			out->code = GCSPEC_DIAG_C003;
 		}
 		break;
 	}
@@ -515,7 +515,7 @@ int gen_ctf_mutate(const uint8_t *img, size_t len, int fault, uint64_t seed,
 			goto oom;
 		out->data = d;
 		out->len = len;
-		out->code = "GC-C001";
+		out->code = GCSPEC_DIAG_C001;
 		out->file = "metadata";
 		out->offset = 0;
 		mc_free(&m);
@@ -552,7 +552,7 @@ int gen_ctf_mutate(const uint8_t *img, size_t len, int fault, uint64_t seed,
 		d[m.meta_off + meta_file_off(at + 1)] = '9';
 		where = m.meta_off + meta_file_off(at);
 		d[where] = '9';
-		out->code = "GC-C005";
+		out->code = GCSPEC_DIAG_C005;
 		break;
 	}
 	default:

@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "spec/gcspec.h"
+
 enum gen_ctf_fault {
 	GEN_CTF_TRUNCATE,          /* cut a stream file inside a packet: C011 at the packet */
 	GEN_CTF_PACKET_MAGIC,      /* C007 at the packet */
@@ -43,7 +45,7 @@ enum gen_ctf_fault {
 struct gen_ctf_mutation {
 	uint8_t *data;             /* the changed image */
 	size_t len;
-	const char *code;          /* "GC-C011" */
+	int code;                  /* GCSPEC_DIAG_C011 */
 	const char *file;          /* "channel0_3", "metadata" */
 	uint64_t offset;           /* in that file */
 };

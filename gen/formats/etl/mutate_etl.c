@@ -141,21 +141,21 @@ static int mutate_packed(const uint8_t *in, size_t len, int fault, uint64_t seed
 	out->loses_events = 1;
 	switch (fault) {
 	case GEN_ETLF_PACKED_DATA:
-		out->code = "GC-W012";
+		out->code = GCSPEC_DIAG_W012;
 		out->offset = at + BUFHDR;
 		break;
 	case GEN_ETLF_PACKED_LENGTH:
-		out->code = "GC-W013";
+		out->code = GCSPEC_DIAG_W013;
 		out->offset = at + 0x30;
 		break;
 	case GEN_ETLF_PACKED_SIZE:
-		out->code = "GC-W003";
+		out->code = GCSPEC_DIAG_W003;
 		out->offset = at;
 		break;
 	case GEN_ETLF_PACKED_TRUNCATE:
 		/* Past the header, short of the end: the data is cut. */
 		newlen = at + BUFHDR + (size > BUFHDR + 1 ? (size_t)(seed % (size - BUFHDR - 1)) : 0);
-		out->code = "GC-W002";
+		out->code = GCSPEC_DIAG_W002;
 		out->offset = newlen;
 		break;
 	default:
@@ -212,24 +212,24 @@ int gen_etl_mutate(const uint8_t *in, size_t len, int fault, uint64_t seed,
 		newlen = bsize + 1 + (size_t)(seed % (len - bsize - 1));
 		if (newlen % bsize == 0)
 			newlen++;
-		out->code = "GC-W002";
+		out->code = GCSPEC_DIAG_W002;
 		out->offset = newlen;
 		out->loses_events = 1;
 		break;
 	case GEN_ETLF_TRUNCATE_BUFFER:
 		newlen = (1 + (size_t)(seed % (nbuf - 1))) * bsize;
-		out->code = "GC-W002";
+		out->code = GCSPEC_DIAG_W002;
 		out->offset = newlen;
 		out->loses_events = 1;
 		break;
 	case GEN_ETLF_BAD_LOGFILE_HEADER:
-		out->code = "GC-W001";
+		out->code = GCSPEC_DIAG_W001;
 		out->offset = BUFHDR;
 		out->loses_events = 1;
 		break;
 	case GEN_ETLF_PACKED_IN_PLAIN:
 		at = (1 + (size_t)(seed % (nbuf - 1))) * bsize;
-		out->code = "GC-W014";
+		out->code = GCSPEC_DIAG_W014;
 		out->offset = at + 0x34;
 		out->loses_events = 1;
 		break;
@@ -237,7 +237,7 @@ int gen_etl_mutate(const uint8_t *in, size_t len, int fault, uint64_t seed,
 	case GEN_ETLF_BUFFER_OFFSET:
 	case GEN_ETLF_SAVED_OFFSET:
 		at = (1 + (size_t)(seed % (nbuf - 1))) * bsize;
-		out->code = fault == GEN_ETLF_BUFFER_SIZE ? "GC-W003" : "GC-W004";
+		out->code = fault == GEN_ETLF_BUFFER_SIZE ? GCSPEC_DIAG_W003 : GCSPEC_DIAG_W004;
 		out->offset = at + (fault == GEN_ETLF_BUFFER_SIZE ? 0 : fault == GEN_ETLF_BUFFER_OFFSET ? 0x30 : 4);
 		out->loses_events = fault != GEN_ETLF_SAVED_OFFSET;
 		break;
@@ -252,18 +252,18 @@ int gen_etl_mutate(const uint8_t *in, size_t len, int fault, uint64_t seed,
 		                                         "the file has no event record";
 		if (!at)
 			return -1;
-		out->code = fault == GEN_ETLF_RECORD_CROSSES ? "GC-W005" :
-		            fault == GEN_ETLF_RECORD_SIZE ? "GC-W006" :
-		            fault == GEN_ETLF_UNKNOWN_HEADER ? "GC-W007" : "GC-W009";
+		out->code = fault == GEN_ETLF_RECORD_CROSSES ? GCSPEC_DIAG_W005 :
+		            fault == GEN_ETLF_RECORD_SIZE ? GCSPEC_DIAG_W006 :
+		            fault == GEN_ETLF_UNKNOWN_HEADER ? GCSPEC_DIAG_W007 : GCSPEC_DIAG_W009;
 		out->offset = at + (fault == GEN_ETLF_EXTENDED_DATA ? 0x50 : 0);
 		out->loses_events = 1;
 		break;
 	case GEN_ETLF_BUFFER_COUNT:
-		out->code = "GC-W008";
+		out->code = GCSPEC_DIAG_W008;
 		out->offset = BUFFERS_WRITTEN_AT;
 		break;
 	case GEN_ETLF_POINTER_SIZE:
-		out->code = "GC-W011";
+		out->code = GCSPEC_DIAG_W011;
 		out->offset = POINTER_SIZE_AT;
 		break;
 	case GEN_ETLF_PACKED_DATA:

@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "spec/gcspec.h"
+
 enum gen_etl_fault {
 	GEN_ETLF_TRUNCATE,          /* cut inside a buffer after buffer 0: W002 at the cut */
 	GEN_ETLF_TRUNCATE_BUFFER,   /* cut at a buffer boundary: W002 at the end */
@@ -45,7 +47,7 @@ enum gen_etl_fault {
 struct gen_etl_mutation {
 	uint8_t *data;
 	size_t len;
-	const char *code;          /* "GC-W005" */
+	int code;                  /* GCSPEC_DIAG_W005 */
 	uint64_t offset;           /* where the oracle must report it */
 	int offset_exact;
 	int loses_events;          /* events are passed over: stream codes may follow */

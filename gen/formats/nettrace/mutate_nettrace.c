@@ -329,7 +329,7 @@ int gen_nettrace_mutate(const uint8_t *in, size_t len, int fault, uint64_t seed,
 		if (!(o = copy(in, cut)))
 			return -1;
 		out->len = cut;
-		out->code = boundary ? "GC-N004" : "GC-N003";
+		out->code = boundary ? GCSPEC_DIAG_N004 : GCSPEC_DIAG_N003;
 		out->offset = cut;
 		break;
 	}
@@ -337,7 +337,7 @@ int gen_nettrace_mutate(const uint8_t *in, size_t len, int fault, uint64_t seed,
 		if (!(o = copy(in, len)))
 			return -1;
 		o[seed % 8] ^= 0x20;
-		out->code = "GC-N001";
+		out->code = GCSPEC_DIAG_N001;
 		out->offset = 0;
 		break;
 	case GEN_NTF_BAD_STREAM_HEADER:
@@ -350,7 +350,7 @@ int gen_nettrace_mutate(const uint8_t *in, size_t len, int fault, uint64_t seed,
 			o[12 + seed % 20] ^= 0x01;
 			out->offset = 12;
 		}
-		out->code = "GC-N002";
+		out->code = GCSPEC_DIAG_N002;
 		break;
 	case GEN_NTF_NEGATIVE_LENGTH:
 		if (w.v6 || !(b = find(&w, K_EVENT, seed, 0))) {
@@ -366,7 +366,7 @@ int gen_nettrace_mutate(const uint8_t *in, size_t len, int fault, uint64_t seed,
 			wr32(o + b->size_at, 0xfffffff0u);
 			out->offset = b->size_at;
 		}
-		out->code = "GC-N005";
+		out->code = GCSPEC_DIAG_N005;
 		break;
 	case GEN_NTF_HUGE_BLOCK:
 		if (!(b = find(&w, K_EVENT, seed, 0)))
@@ -375,12 +375,12 @@ int gen_nettrace_mutate(const uint8_t *in, size_t len, int fault, uint64_t seed,
 			return -1;
 		if (w.v6) {
 			wr32(o + b->size_at, 0xffffffu | (uint32_t)K_EVENT << 24);
-			out->code = "GC-N003";
+			out->code = GCSPEC_DIAG_N003;
 			out->offset = len;
 			out->offset_exact = 0; /* truncation is found where the file ends */
 		} else {
 			wr32(o + b->size_at, 0x7ffffff0u);
-			out->code = "GC-N005";
+			out->code = GCSPEC_DIAG_N005;
 			out->offset = b->size_at;
 		}
 		break;
@@ -391,7 +391,7 @@ int gen_nettrace_mutate(const uint8_t *in, size_t len, int fault, uint64_t seed,
 			return -1;
 		o[b->content] = 12;
 		o[b->content + 1] = 0;
-		out->code = "GC-N006";
+		out->code = GCSPEC_DIAG_N006;
 		out->offset = b->content;
 		break;
 	case GEN_NTF_BAD_PADDING: {
@@ -405,7 +405,7 @@ int gen_nettrace_mutate(const uint8_t *in, size_t len, int fault, uint64_t seed,
 		if (!(o = copy(in, len)))
 			return -1;
 		o[pb->pad_at] = 0xaa;
-		out->code = "GC-N007";
+		out->code = GCSPEC_DIAG_N007;
 		out->offset = pb->pad_at;
 		break;
 	}
@@ -416,10 +416,10 @@ int gen_nettrace_mutate(const uint8_t *in, size_t len, int fault, uint64_t seed,
 			return -1;
 		if (w.v6) {
 			o[b->size_at + 3] = 42;
-			out->code = "GC-N009";
+			out->code = GCSPEC_DIAG_N009;
 		} else {
 			o[b->name_len_at + 4] = 'X';
-			out->code = "GC-N008";
+			out->code = GCSPEC_DIAG_N008;
 		}
 		out->offset = b->start;
 		break;
@@ -430,14 +430,14 @@ int gen_nettrace_mutate(const uint8_t *in, size_t len, int fault, uint64_t seed,
 		if (event_field(in, len, &w, b, 1, 4,
 		                fault == GEN_NTF_METADATA_ID_ZERO ? v_zero : v_huge, out, why))
 			return -1;
-		out->code = fault == GEN_NTF_METADATA_ID_ZERO ? "GC-N011" : "GC-N010";
+		out->code = fault == GEN_NTF_METADATA_ID_ZERO ? GCSPEC_DIAG_N011 : GCSPEC_DIAG_N010;
 		return 0;
 	case GEN_NTF_UNDEFINED_STACK:
 		for (size_t j = 0; j < w.n; j++) {
 			b = &w.b[j];
 			if (b->kind == K_EVENT &&
 			    !event_field(in, len, &w, b, 8, w.v6 ? 32 : 32, v_huge, out, why)) {
-				out->code = "GC-N012";
+				out->code = GCSPEC_DIAG_N012;
 				return 0;
 			}
 		}
@@ -447,7 +447,7 @@ int gen_nettrace_mutate(const uint8_t *in, size_t len, int fault, uint64_t seed,
 			return *why = "V6 only", -1;
 		if (event_field(in, len, &w, b, 4, 12, v_huge, out, why))
 			return -1;
-		out->code = "GC-N013";
+		out->code = GCSPEC_DIAG_N013;
 		return 0;
 	case GEN_NTF_SEQUENCE_GAP:
 		/* The last EventBlock: its first thread has been seen before. */
@@ -455,7 +455,7 @@ int gen_nettrace_mutate(const uint8_t *in, size_t len, int fault, uint64_t seed,
 			return *why = "needs two EventBlocks", -1;
 		if (event_field(in, len, &w, b, 2, 8, v_gap, out, why))
 			return -1;
-		out->code = "GC-N014";
+		out->code = GCSPEC_DIAG_N014;
 		return 0;
 	case GEN_NTF_STACK_SIZE: {
 		uint32_t first_count, ps;
@@ -476,7 +476,7 @@ int gen_nettrace_mutate(const uint8_t *in, size_t len, int fault, uint64_t seed,
 		grow_block(o, &w, b);
 		out->data = o;
 		out->len = len + 4;
-		out->code = "GC-N015";
+		out->code = GCSPEC_DIAG_N015;
 		out->offset = last;
 		return 0;
 	}
@@ -495,13 +495,13 @@ int gen_nettrace_mutate(const uint8_t *in, size_t len, int fault, uint64_t seed,
 			out->offset = 32 + 3;
 			out->offset_exact = 0;
 		}
-		out->code = fault == GEN_NTF_VERSION_MAJOR ? "GC-N016" : "GC-N017";
+		out->code = fault == GEN_NTF_VERSION_MAJOR ? GCSPEC_DIAG_N016 : GCSPEC_DIAG_N017;
 		break;
 	case GEN_NTF_POINTER_SIZE:
 		if (!(o = copy(in, len)))
 			return -1;
 		wr32(o + w.b[0].content + (w.v6 ? 32 : 32), 3);
-		out->code = "GC-N018";
+		out->code = GCSPEC_DIAG_N018;
 		out->offset = w.b[0].content + 32;
 		out->offset_exact = 0;
 		break;
@@ -509,7 +509,7 @@ int gen_nettrace_mutate(const uint8_t *in, size_t len, int fault, uint64_t seed,
 		if (!(o = copy(in, w.end_marker)))
 			return -1;
 		out->len = w.end_marker;
-		out->code = "GC-N004";
+		out->code = GCSPEC_DIAG_N004;
 		out->offset = w.end_marker;
 		break;
 	case GEN_NTF_TRUNCATE_BOUNDARY: {
@@ -522,7 +522,7 @@ int gen_nettrace_mutate(const uint8_t *in, size_t len, int fault, uint64_t seed,
 		if (!(o = copy(in, cut)))
 			return -1;
 		out->len = cut;
-		out->code = "GC-N004";
+		out->code = GCSPEC_DIAG_N004;
 		out->offset = cut;
 		break;
 	}
@@ -553,7 +553,7 @@ int gen_nettrace_mutate(const uint8_t *in, size_t len, int fault, uint64_t seed,
 		varput(o + size_at, b->len + 0x10000, 5);
 		grow_block(o, &w, b);
 		out->len = len + 4;
-		out->code = "GC-N019";
+		out->code = GCSPEC_DIAG_N019;
 		break;
 	}
 	case GEN_NTF_METADATA_UNTERMINATED: {
@@ -576,7 +576,7 @@ int gen_nettrace_mutate(const uint8_t *in, size_t len, int fault, uint64_t seed,
 			o[payload_at + k] = 'A';
 			o[payload_at + k + 1] = 0;
 		}
-		out->code = "GC-N020";
+		out->code = GCSPEC_DIAG_N020;
 		out->offset = payload_at;
 		break;
 	}
@@ -586,7 +586,7 @@ int gen_nettrace_mutate(const uint8_t *in, size_t len, int fault, uint64_t seed,
 		memcpy(o, in, len);
 		memcpy(o + len, "JUNK", 4);
 		out->len = len + 4;
-		out->code = "GC-N021";
+		out->code = GCSPEC_DIAG_N021;
 		out->offset = len;
 		break;
 	default:

@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "spec/gcspec.h"
+
 enum gen_nt_fault {
 	GEN_NTF_TRUNCATE,          /* cut at a seed-chosen byte: N003 or N004 */
 	GEN_NTF_BAD_MAGIC,         /* N001 */
@@ -45,7 +47,7 @@ enum gen_nt_fault {
 struct gen_nt_mutation {
 	uint8_t *data;
 	size_t len;
-	const char *code;          /* "GC-N010" */
+	int code;                  /* GCSPEC_DIAG_N010 */
 	uint64_t offset;           /* where the oracle must report it */
 	int offset_exact;          /* 0: the offset is approximate */
 };
