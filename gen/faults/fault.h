@@ -58,10 +58,6 @@ struct gen_fault_family {
 
 #define GEN_FAULT_FAMILY(rows) { rows, sizeof rows / sizeof rows[0] }
 
-extern const struct gen_fault_family gen_faults_pairing, gen_faults_suspension,
-	gen_faults_lifetimes, gen_faults_timeline, gen_faults_payload, gen_faults_unknown,
-	gen_faults_reorder;
-
 /* The registry: every class in listing order (its index), or NULL past
  * the end; gen_mutation_find() (mutate.h) looks one up by name. */
 const struct gen_fault *gen_fault_at(unsigned i);

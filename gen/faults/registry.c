@@ -7,6 +7,12 @@
 
 #include "gen/faults/fault.h"
 
+/* Each family file defines one of these; a new family is a file, a line
+ * here and a line in gen/Makefile.inc. */
+extern const struct gen_fault_family gen_faults_pairing, gen_faults_suspension,
+	gen_faults_lifetimes, gen_faults_timeline, gen_faults_payload, gen_faults_unknown,
+	gen_faults_reorder;
+
 static const struct gen_fault_family *const families[] = {
 	&gen_faults_pairing,
 	&gen_faults_suspension,
