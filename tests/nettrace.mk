@@ -1,6 +1,6 @@
 # nettrace writer/reader tests: round trips, container faults, truncation and
 # a throughput tool (tests/real/real_trace.py runs it over the real captures).
-NETTRACE_TEST_LIBS = gen/libgcnettrace_w.a oracle/libgcnettrace_r.a spec/libgcspec.a
+NETTRACE_TEST_LIBS = gen/libgcnettrace_w.a oracle/libgcnettrace_r.a util/libgcutil.a spec/libgcspec.a
 NETTRACE_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 
 check_PROGRAMS += tests/nettrace/roundtrip tests/nettrace/faults tests/nettrace/ntdump \
