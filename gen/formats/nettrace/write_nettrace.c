@@ -22,6 +22,7 @@
 #include "gen/formats/nettrace/nettrace_wmeta.h"
 #include "gen/formats/nettrace/nettrace_wsp.h"
 #include "util/u64map.h"
+#include "util/le.h"
 
 #define DEFAULT_BLOCK_BYTES 100000u
 /* V6 block sizes are 24 bits; keep every block well below that. */
@@ -102,8 +103,7 @@ static int out_u32(struct nt_writer *w, uint32_t v)
 {
 	uint8_t t[4];
 
-	for (int i = 0; i < 4; i++)
-		t[i] = (uint8_t)(v >> (8 * i));
+	put_le32(t, v);
 	return out_bytes(w, t, 4);
 }
 

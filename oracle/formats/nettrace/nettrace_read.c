@@ -19,6 +19,7 @@
 #include "spec/gcspec.h"
 #include "oracle/formats/nettrace/nettrace_r.h"
 #include "oracle/formats/nettrace/nettrace_rmeta.h"
+#include "util/le.h"
 #include "util/u64map.h"
 
 /* Rare paths kept out of the function every event goes through. */
@@ -169,21 +170,6 @@ static size_t fill(struct ntr_reader *r, size_t at, size_t n)
 	}
 	r->counts.bytes = r->off;
 	return got;
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t le64(const uint8_t *p)
-{
-	return (uint64_t)le32(p + 4) << 32 | le32(p);
-}
-
-static uint16_t le16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
 }
 
 /* Read a fixed piece of framing into buf[0..n); 0, or -1 after reporting. */
