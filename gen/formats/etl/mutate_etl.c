@@ -31,6 +31,17 @@ const char *gen_etl_fault_name(int fault)
 	return fault >= 0 && fault < GEN_ETLF_COUNT ? names[fault] : "?";
 }
 
+/* The first n bytes of in, in a buffer of their own: the file a fault edits. */
+static uint8_t *copy_of(const uint8_t *in, size_t n, const char **why)
+{
+	uint8_t *o = malloc(n);
+
+	*why = "out of memory";
+	if (o)
+		memcpy(o, in, n);
+	return o;
+}
+
 /* Which records a fault may pick. */
 enum pick { ANY, LAST_IN_BUFFER, WITH_EXTENDED };
 
@@ -141,11 +152,8 @@ static int mutate_packed(const uint8_t *in, size_t len, int fault, uint64_t seed
 		*why = "this fault is for plain files; the file is compressed";
 		return -1;
 	}
-	o = malloc(newlen);
-	*why = "out of memory";
-	if (!o)
+	if (!(o = copy_of(in, newlen, why)))
 		return -1;
-	memcpy(o, in, newlen);
 	switch (fault) {
 	case GEN_ETLF_PACKED_DATA:
 		o[at + BUFHDR + 3] |= 0x80;          /* the first token: a match with nothing before it */
@@ -255,11 +263,8 @@ int gen_etl_mutate(const uint8_t *in, size_t len, int fault, uint64_t seed,
 		*why = "no such fault";
 		return -1;
 	}
-	o = malloc(newlen);
-	*why = "out of memory";
-	if (!o)
+	if (!(o = copy_of(in, newlen, why)))
 		return -1;
-	memcpy(o, in, newlen);
 	switch (fault) {
 	case GEN_ETLF_BAD_LOGFILE_HEADER:
 		o[BUFHDR + 7] = 5;               /* group 5: a thread event */
