@@ -43,7 +43,7 @@ struct or_ctx {
 	void *on_event_arg;
 	/* Where the U00x notes already went: one note per distinct
 	 * (provider, id, version), and one per distinct other provider name. */
-	struct or_u64map *unknown_seen;
+	struct u64map *unknown_seen;
 	/* Read every file with this reader (or_reader_ops.format) instead of
 	 * probing; NULL to probe. */
 	const char *format;

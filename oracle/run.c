@@ -34,7 +34,7 @@ int or_ctx_init(struct or_ctx *ctx)
 	memset(ctx, 0, sizeof *ctx);
 	or_diag_init(&ctx->diag);
 	ctx->check = or_check_new();
-	ctx->unknown_seen = or_u64map_new(4096);
+	ctx->unknown_seen = u64map_new(4096);
 	if (!ctx->check || !ctx->unknown_seen) {
 		or_ctx_free(ctx);
 		return -1;
@@ -48,7 +48,7 @@ int or_ctx_init(struct or_ctx *ctx)
 void or_ctx_free(struct or_ctx *ctx)
 {
 	or_check_free(ctx->check);
-	or_u64map_free(ctx->unknown_seen);
+	u64map_free(ctx->unknown_seen);
 	ctx->check = NULL;
 	ctx->unknown_seen = NULL;
 }
@@ -64,9 +64,9 @@ static uint64_t name_hash(const char *s)
 
 static int first_time(struct or_ctx *ctx, uint64_t key)
 {
-	if (or_u64map_get(ctx->unknown_seen, key))
+	if (u64map_get(ctx->unknown_seen, key))
 		return 0;
-	or_u64map_put(ctx->unknown_seen, key, 1); /* full: notes repeat; fine */
+	u64map_put(ctx->unknown_seen, key, 1); /* full: notes repeat; fine */
 	return 1;
 }
 

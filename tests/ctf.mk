@@ -5,7 +5,7 @@ CTF_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 check_PROGRAMS += tests/ctf/reader_test
 tests_ctf_reader_test_SOURCES = tests/ctf/reader_test.c
 tests_ctf_reader_test_CPPFLAGS = $(CTF_TEST_CPPFLAGS) $(CBOR_CFLAGS)
-tests_ctf_reader_test_LDADD = oracle/libgcctf_r.a gen/libgcgen.a spec/libgcspec.a $(CBOR_LIBS)
+tests_ctf_reader_test_LDADD = oracle/libgcctf_r.a gen/libgcgen.a util/libgcutil.a spec/libgcspec.a $(CBOR_LIBS)
 
 TESTS += tests/ctf/reader_test
 

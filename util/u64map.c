@@ -1,31 +1,16 @@
 /*
  * u64map.c - linear probing over a power-of-two table kept at most 3/4 full.
  * Entries are never deleted one by one (callers mark them dead by value),
- * which keeps probing simple; or_u64map_drop_value() rebuilds the table.
+ * which keeps probing simple; u64map_drop_value() rebuilds the table.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/u64map.h"
 
-struct slot { uint64_t key, value; uint8_t used; };
-
-struct or_u64map {
-	struct slot *s;
-	size_t cap, count, limit;
-};
-
-static size_t hash(uint64_t k, size_t cap)
+struct u64map *u64map_new(size_t limit)
 {
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdULL;
-	k ^= k >> 33;
-	return (size_t)k & (cap - 1);
-}
-
-struct or_u64map *or_u64map_new(size_t limit)
-{
-	struct or_u64map *m = calloc(1, sizeof *m);
+	struct u64map *m = calloc(1, sizeof *m);
 
 	if (!m)
 		return NULL;
@@ -40,9 +25,9 @@ struct or_u64map *or_u64map_new(size_t limit)
 }
 
 /* Double the table; the map starts small and grows up to its limit. */
-static int grow(struct or_u64map *m)
+static int grow(struct u64map *m)
 {
-	struct slot *old = m->s;
+	struct u64map_slot *old = m->s;
 	size_t n = m->cap;
 
 	m->s = calloc(n * 2, sizeof *m->s);
@@ -54,12 +39,12 @@ static int grow(struct or_u64map *m)
 	m->count = 0;
 	for (size_t i = 0; i < n; i++)
 		if (old[i].used)
-			or_u64map_put(m, old[i].key, old[i].value);
+			u64map_put(m, old[i].key, old[i].value);
 	free(old);
 	return 0;
 }
 
-void or_u64map_free(struct or_u64map *m)
+void u64map_free(struct u64map *m)
 {
 	if (m) {
 		free(m->s);
@@ -67,21 +52,11 @@ void or_u64map_free(struct or_u64map *m)
 	}
 }
 
-uint64_t *or_u64map_get(struct or_u64map *m, uint64_t key)
-{
-	for (size_t i = hash(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
-		if (!m->s[i].used)
-			return NULL;
-		if (m->s[i].key == key)
-			return &m->s[i].value;
-	}
-}
-
-int or_u64map_put(struct or_u64map *m, uint64_t key, uint64_t value)
+int u64map_put(struct u64map *m, uint64_t key, uint64_t value)
 {
 	size_t i;
 
-	for (i = hash(key, m->cap); m->s[i].used; i = (i + 1) & (m->cap - 1))
+	for (i = u64map_slot_of(key, m->cap); m->s[i].used; i = (i + 1) & (m->cap - 1))
 		if (m->s[i].key == key) {
 			m->s[i].value = value;
 			return 0;
@@ -91,7 +66,7 @@ int or_u64map_put(struct or_u64map *m, uint64_t key, uint64_t value)
 	if ((m->count + 1) * 4 > m->cap * 3) {
 		if (grow(m))
 			return -1;
-		return or_u64map_put(m, key, value);
+		return u64map_put(m, key, value);
 	}
 	m->s[i].used = 1;
 	m->s[i].key = key;
@@ -100,30 +75,30 @@ int or_u64map_put(struct or_u64map *m, uint64_t key, uint64_t value)
 	return 0;
 }
 
-void or_u64map_clear(struct or_u64map *m)
+void u64map_clear(struct u64map *m)
 {
 	memset(m->s, 0, m->cap * sizeof *m->s);
 	m->count = 0;
 }
 
-size_t or_u64map_count(const struct or_u64map *m)
+size_t u64map_count(const struct u64map *m)
 {
 	return m->count;
 }
 
-void or_u64map_drop_value(struct or_u64map *m, uint64_t v)
+void u64map_drop_value(struct u64map *m, uint64_t v)
 {
-	struct slot *old = malloc(m->cap * sizeof *old);
+	struct u64map_slot *old = malloc(m->cap * sizeof *old);
 	size_t n = m->cap;
 
 	if (!old) {
-		or_u64map_clear(m);
+		u64map_clear(m);
 		return;
 	}
 	memcpy(old, m->s, n * sizeof *old);
-	or_u64map_clear(m);
+	u64map_clear(m);
 	for (size_t i = 0; i < n; i++)
 		if (old[i].used && old[i].value != v)
-			or_u64map_put(m, old[i].key, old[i].value);
+			u64map_put(m, old[i].key, old[i].value);
 	free(old);
 }

@@ -92,7 +92,7 @@ struct inst {
 	/* The thread of each heap's last join event: a heap's GC thread and
 	 * its background GC thread join separately under the same number. */
 	uint64_t join_thread[OR_MAX_HEAPS];
-	struct or_u64map *segments, *handles;
+	struct u64map *segments, *handles;
 	size_t dead_segments, dead_handles;  /* DEAD entries in each */
 	/* Segments created again while live, held back until the instance
 	 * shows a GCFreeSegment: a regions runtime that never fires one
@@ -112,7 +112,7 @@ struct or_check {
 	 * per trace (GC-S027). 0 fits, 1 to say, 2 said. */
 	int overflow;
 	uint64_t overflow_clr, overflow_with;
-	struct or_u64map *threads;
+	struct u64map *threads;
 };
 
 struct or_check *or_check_new(void)
@@ -121,7 +121,7 @@ struct or_check *or_check_new(void)
 
 	if (!c)
 		return NULL;
-	c->threads = or_u64map_new(OR_THREAD_LIMIT);
+	c->threads = u64map_new(OR_THREAD_LIMIT);
 	if (!c->threads) {
 		free(c);
 		return NULL;
@@ -133,13 +133,13 @@ struct or_check *or_check_new(void)
 void or_check_reset(struct or_check *c)
 {
 	for (int i = 0; i < OR_MAX_INSTANCES; i++) {
-		or_u64map_free(c->inst[i].segments);
-		or_u64map_free(c->inst[i].handles);
+		u64map_free(c->inst[i].segments);
+		u64map_free(c->inst[i].handles);
 		memset(&c->inst[i], 0, sizeof c->inst[i]);
 	}
 	c->cur = 0;
 	c->overflow = 0;
-	or_u64map_clear(c->threads);
+	u64map_clear(c->threads);
 	c->ts.last = NULL;
 }
 
@@ -148,7 +148,7 @@ void or_check_free(struct or_check *c)
 	if (!c)
 		return;
 	or_check_reset(c);
-	or_u64map_free(c->threads);
+	u64map_free(c->threads);
 	free(c);
 }
 
@@ -543,27 +543,27 @@ static OR_NOINLINE void suspension(struct or_ctx *ctx, struct inst *in, unsigned
 }
 
 /* Track a live object (segment, handle); `create` says which way. */
-static OR_NOINLINE void object(struct or_ctx *ctx, struct or_u64map **mapp, size_t *dead,
+static OR_NOINLINE void object(struct or_ctx *ctx, struct u64map **mapp, size_t *dead,
                    int create, uint64_t key, const struct or_event *ev,
                    const char *sym, unsigned code_twice, const char *what)
 {
 	uint64_t *st;
 
-	if (!*mapp && !(*mapp = or_u64map_new(OR_OBJ_LIMIT)))
+	if (!*mapp && !(*mapp = u64map_new(OR_OBJ_LIMIT)))
 		return;
-	st = or_u64map_get(*mapp, key);
+	st = u64map_get(*mapp, key);
 	if (create) {
 		if (st && *st == LIVE)
 			REP(code_twice, "%s 0x%llx is created again while it is live",
 			    what, (unsigned long long)key);
 		if (st && *st == DEAD)
 			(*dead)--;
-		if (or_u64map_put(*mapp, key, LIVE) == 0)
+		if (u64map_put(*mapp, key, LIVE) == 0)
 			return;
 		/* Full: forget the dead ones; if still full, stop tracking. */
-		or_u64map_drop_value(*mapp, DEAD);
+		u64map_drop_value(*mapp, DEAD);
 		*dead = 0;
-		or_u64map_put(*mapp, key, LIVE);
+		u64map_put(*mapp, key, LIVE);
 		return;
 	}
 	/* Freed before the trace began is fine: only a second free is wrong. */
@@ -574,16 +574,16 @@ static OR_NOINLINE void object(struct or_ctx *ctx, struct or_u64map **mapp, size
 		if (*st != DEAD)
 			(*dead)++;
 		*st = DEAD;
-	} else if (or_u64map_put(*mapp, key, DEAD) == 0) {
+	} else if (u64map_put(*mapp, key, DEAD) == 0) {
 		(*dead)++;
 	} else {
-		or_u64map_drop_value(*mapp, DEAD);
+		u64map_drop_value(*mapp, DEAD);
 		*dead = 0;
-		if (or_u64map_put(*mapp, key, DEAD) == 0)
+		if (u64map_put(*mapp, key, DEAD) == 0)
 			*dead = 1;
 	}
-	if (*dead > OR_DEAD_KEEP && *dead > or_u64map_count(*mapp) - *dead) {
-		or_u64map_drop_value(*mapp, DEAD);
+	if (*dead > OR_DEAD_KEEP && *dead > u64map_count(*mapp) - *dead) {
+		u64map_drop_value(*mapp, DEAD);
 		*dead = 0;
 	}
 }
@@ -628,7 +628,7 @@ static OR_NOINLINE void segment(struct or_ctx *ctx, struct inst *in, int create,
 	if (!create && !in->seg_freed)
 		seg_freed(ctx, in);
 	if (create && !in->seg_freed && in->segments &&
-	    (st = or_u64map_get(in->segments, addr)) && *st == LIVE) {
+	    (st = u64map_get(in->segments, addr)) && *st == LIVE) {
 		if (in->nseg_dup < OR_SEG_PENDING) {
 			struct seg_dup *d = &in->seg_dup[in->nseg_dup++];
 
@@ -651,27 +651,27 @@ static OR_NOINLINE void segment(struct or_ctx *ctx, struct inst *in, int create,
  * change while a handle lives is its kind: the runtime reads it from the
  * handle's block, which keeps one type until all its handles are freed. A
  * live handle's value is LIVE plus its kind shifted past the state bits. */
-static OR_NOINLINE void handle_set(struct or_ctx *ctx, struct or_u64map **mapp, size_t *dead,
+static OR_NOINLINE void handle_set(struct or_ctx *ctx, struct u64map **mapp, size_t *dead,
                        uint64_t key, uint64_t kind, const struct or_event *ev,
                        const char *sym)
 {
 	uint64_t *st, live = LIVE | (kind << 2);
 
-	if (!*mapp && !(*mapp = or_u64map_new(OR_OBJ_LIMIT)))
+	if (!*mapp && !(*mapp = u64map_new(OR_OBJ_LIMIT)))
 		return;
-	st = or_u64map_get(*mapp, key);
+	st = u64map_get(*mapp, key);
 	if (st && (*st & 3) == LIVE && *st != live)
 		REP(GCSPEC_DIAG_S019, "handle 0x%llx is set as kind %llu while it is live as kind %llu",
 		    (unsigned long long)key, (unsigned long long)kind,
 		    (unsigned long long)(*st >> 2));
 	if (st && *st == DEAD)
 		(*dead)--;
-	if (or_u64map_put(*mapp, key, live) == 0)
+	if (u64map_put(*mapp, key, live) == 0)
 		return;
 	/* Full: forget the dead ones; if still full, stop tracking. */
-	or_u64map_drop_value(*mapp, DEAD);
+	u64map_drop_value(*mapp, DEAD);
 	*dead = 0;
-	or_u64map_put(*mapp, key, live);
+	u64map_put(*mapp, key, live);
 }
 
 static OR_NOINLINE void join(struct or_ctx *ctx, struct inst *in, const struct or_event *ev,
@@ -731,7 +731,7 @@ void or_check_timestamp_slow(struct or_ctx *ctx, const struct or_event *ev)
 	struct or_check *c = ctx->check;
 	uint64_t w = or_writer_thread(ev);
 	uint64_t *last = c->ts.last && c->ts.thread == w
-		? c->ts.last : or_u64map_get(c->threads, w);
+		? c->ts.last : u64map_get(c->threads, w);
 
 	/* Thread id 0 is no thread: the runtime writes it for threads it no
 	 * longer knows by OS id (a terminating thread clearing its handles,
@@ -748,9 +748,9 @@ void or_check_timestamp_slow(struct or_ctx *ctx, const struct or_event *ev)
 		return;
 	}
 	c->ts.last = NULL; /* the map may move */
-	if (or_u64map_put(c->threads, w, ev->timestamp)) {
-		or_u64map_clear(c->threads); /* too many threads: start over */
-		or_u64map_put(c->threads, w, ev->timestamp);
+	if (u64map_put(c->threads, w, ev->timestamp)) {
+		u64map_clear(c->threads); /* too many threads: start over */
+		u64map_put(c->threads, w, ev->timestamp);
 	}
 }
 

@@ -6,15 +6,15 @@
  */
 #include "config.h"
 
-#include "ntcommon.h"
+#include "tests/nettrace/ntcommon.h"
 #include "tap.h"
 
-static struct nt_stream st;
+static struct test_stream st;
 
 struct readout {
 	struct test_diags d;
 	unsigned events;
-	uint64_t ends[NT_MAXEV]; /* one past each event's payload */
+	uint64_t ends[TEST_MAXEV]; /* one past each event's payload */
 	int opened;
 };
 
@@ -37,7 +37,7 @@ static void read_all(const uint8_t *buf, size_t len, struct readout *o)
 		for (enum or_status st_; (st_ = ntr_next(r, &ev)) > OR_END;) {
 			if (st_ == OR_SYNC)
 				continue;
-			if (o->events < NT_MAXEV)
+			if (o->events < TEST_MAXEV)
 				o->ends[o->events] = ev.payload_offset + ev.payload_len;
 			o->events++;
 		}

@@ -12,9 +12,9 @@
  */
 #include "config.h"
 
-#include "ntcommon.h"
+#include "tests/nettrace/ntcommon.h"
 
-static struct nt_stream st;
+static struct test_stream st;
 
 static int put(const char *dir, const char *name, unsigned v, const uint8_t *data, size_t len,
                const char *code)

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "gen/formats/ctf/dirimage.h"
+#include "util/le.h"
 
 static int cmp_names(const void *a, const void *b)
 {
@@ -67,21 +68,6 @@ static void free_names(char **names, size_t n)
 	free(names);
 }
 
-static void put_u64(uint8_t *p, uint64_t x)
-{
-	for (int i = 0; i < 8; i++)
-		p[i] = (uint8_t)(x >> (8 * i));
-}
-
-static uint64_t get_u64(const uint8_t *p)
-{
-	uint64_t x = 0;
-
-	for (int i = 7; i >= 0; i--)
-		x = x << 8 | p[i];
-	return x;
-}
-
 int gen_dirimage_read(const char *dir, uint8_t **img, size_t *len, char *err, size_t errlen)
 {
 	char **names;
@@ -120,7 +106,7 @@ int gen_dirimage_read(const char *dir, uint8_t **img, size_t *len, char *err, si
 			goto io;
 		}
 		memcpy(buf + at, names[i], k);
-		put_u64(buf + at + k, (uint64_t)sz);
+		put_le64(buf + at + k, (uint64_t)sz);
 		at += k + 8;
 		got = fread(buf + at, 1, (size_t)sz, f);
 		fclose(f);
@@ -154,7 +140,7 @@ int gen_dirimage_file(const uint8_t *img, size_t len, unsigned i, const char **n
 			return -1;
 		if ((size_t)(nul - img) + 9 > len)
 			return -1;
-		sz = get_u64(nul + 1);
+		sz = le64(nul + 1);
 		if (sz > len - (size_t)(nul - img) - 9)
 			return -1;
 		if (k == i) {
@@ -189,7 +175,7 @@ uint8_t *gen_dirimage_replace(const uint8_t *img, size_t len, const char *name,
 	if (!(out = malloc(len - old + size)))
 		return NULL;
 	memcpy(out, img, head);
-	put_u64(out + head, size);
+	put_le64(out + head, size);
 	memcpy(out + off, data, size);
 	memcpy(out + off + size, img + off + old, len - off - old);
 	*out_len = len - old + size;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gen/formats/etl/mutate_etl.h"
+#include "util/le.h"
 
 #define BUFHDR 0x48u
 #define BUFFERS_WRITTEN_AT (0x48u + 0x20u + 0x24u)
@@ -30,26 +31,15 @@ const char *gen_etl_fault_name(int fault)
 	return fault >= 0 && fault < GEN_ETLF_COUNT ? names[fault] : "?";
 }
 
-static uint32_t rd16(const uint8_t *p)
+/* The first n bytes of in, in a buffer of their own: the file a fault edits. */
+static uint8_t *copy_of(const uint8_t *in, size_t n, const char **why)
 {
-	return (uint32_t)(p[0] | p[1] << 8);
-}
+	uint8_t *o = malloc(n);
 
-static uint32_t rd32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static void wr16(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-}
-
-static void wr32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
+	*why = "out of memory";
+	if (o)
+		memcpy(o, in, n);
+	return o;
 }
 
 /* Which records a fault may pick. */
@@ -67,11 +57,11 @@ static size_t find_record(const uint8_t *d, size_t len, uint32_t bsize, enum pic
 
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t b = bsize; b + bsize <= len; b += bsize) {
-			uint32_t end = rd32(d + b + 0x30), pos = BUFHDR;
+			uint32_t end = le32(d + b + 0x30), pos = BUFHDR;
 
 			while (pos + 4 <= end && end <= bsize) {
 				const uint8_t *r = d + b + pos;
-				uint32_t size = (r[2] == 0x12 || r[2] == 0x13) ? rd16(r) : rd16(r + 4);
+				uint32_t size = (r[2] == 0x12 || r[2] == 0x13) ? le16(r) : le16(r + 4);
 				uint32_t next = pos + ((size + 7u) & ~7u);
 				int ok = r[2] == 0x12 || r[2] == 0x13;
 
@@ -80,7 +70,7 @@ static size_t find_record(const uint8_t *d, size_t len, uint32_t bsize, enum pic
 				if (pick == LAST_IN_BUFFER)
 					ok = ok && next >= end;
 				else if (pick == WITH_EXTENDED)
-					ok = ok && (rd16(r + 4) & 1);
+					ok = ok && (le16(r + 4) & 1);
 				if (ok) {
 					if (pass == 1 && k-- == 0)
 						return b + pos;
@@ -103,14 +93,14 @@ static size_t find_packed(const uint8_t *d, size_t len, uint64_t seed, uint32_t 
 	uint64_t count = 0, k = 0;
 
 	for (int pass = 0; pass < 2; pass++) {
-		size_t b = rd32(d);
+		size_t b = le32(d);
 
 		while (b + BUFHDR <= len) {
-			uint32_t s = rd32(d + b);
+			uint32_t s = le32(d + b);
 
 			if (s < BUFHDR || b + s > len)
 				break;
-			if (rd16(d + b + 0x34) & BUFFER_COMPRESSED) {
+			if (le16(d + b + 0x34) & BUFFER_COMPRESSED) {
 				if (pass == 1 && k-- == 0) {
 					*size = s;
 					return b;
@@ -130,7 +120,7 @@ static size_t find_packed(const uint8_t *d, size_t len, uint64_t seed, uint32_t 
 static int mutate_packed(const uint8_t *in, size_t len, int fault, uint64_t seed,
                          struct gen_etl_mutation *out, const char **why)
 {
-	uint32_t size = 0, session = rd32(in + BUFHDR + 0x20);
+	uint32_t size = 0, session = le32(in + BUFHDR + 0x20);
 	size_t at = find_packed(in, len, seed, &size), newlen = len;
 	uint8_t *o;
 
@@ -162,21 +152,18 @@ static int mutate_packed(const uint8_t *in, size_t len, int fault, uint64_t seed
 		*why = "this fault is for plain files; the file is compressed";
 		return -1;
 	}
-	o = malloc(newlen);
-	*why = "out of memory";
-	if (!o)
+	if (!(o = copy_of(in, newlen, why)))
 		return -1;
-	memcpy(o, in, newlen);
 	switch (fault) {
 	case GEN_ETLF_PACKED_DATA:
 		o[at + BUFHDR + 3] |= 0x80;          /* the first token: a match with nothing before it */
 		break;
 	case GEN_ETLF_PACKED_LENGTH:
-		wr32(o + at + 0x30, rd32(o + at + 0x30) - 8);
-		wr32(o + at + 4, rd32(o + at + 0x30));
+		put_le32(o + at + 0x30, le32(o + at + 0x30) - 8);
+		put_le32(o + at + 4, le32(o + at + 0x30));
 		break;
 	case GEN_ETLF_PACKED_SIZE:
-		wr32(o + at, session + 8);
+		put_le32(o + at, session + 8);
 		break;
 	default:
 		break;
@@ -197,9 +184,9 @@ int gen_etl_mutate(const uint8_t *in, size_t len, int fault, uint64_t seed,
 	*why = "not an .etl file as gcgen writes it";
 	if (len < BUFHDR + 0x20 + 0x24)
 		return -1;
-	if (rd32(in + LOG_FILE_MODE_AT) & COMPRESSED_MODE)
+	if (le32(in + LOG_FILE_MODE_AT) & COMPRESSED_MODE)
 		return mutate_packed(in, len, fault, seed, out, why);
-	bsize = rd32(in);
+	bsize = le32(in);
 	if (bsize < 1024 || len % bsize)
 		return -1;
 	nbuf = len / bsize;
@@ -276,48 +263,45 @@ int gen_etl_mutate(const uint8_t *in, size_t len, int fault, uint64_t seed,
 		*why = "no such fault";
 		return -1;
 	}
-	o = malloc(newlen);
-	*why = "out of memory";
-	if (!o)
+	if (!(o = copy_of(in, newlen, why)))
 		return -1;
-	memcpy(o, in, newlen);
 	switch (fault) {
 	case GEN_ETLF_BAD_LOGFILE_HEADER:
 		o[BUFHDR + 7] = 5;               /* group 5: a thread event */
 		break;
 	case GEN_ETLF_BUFFER_SIZE:
-		wr32(o + at, bsize / 2);
+		put_le32(o + at, bsize / 2);
 		break;
 	case GEN_ETLF_BUFFER_OFFSET:
-		wr32(o + at + 0x30, bsize + 8);
+		put_le32(o + at + 0x30, bsize + 8);
 		break;
 	case GEN_ETLF_SAVED_OFFSET:
-		wr32(o + at + 4, rd32(o + at + 0x30) - 8);
+		put_le32(o + at + 4, le32(o + at + 0x30) - 8);
 		break;
 	case GEN_ETLF_RECORD_CROSSES: {
 		size_t b = at - at % bsize;
-		uint32_t end = rd32(o + b + 0x30);
+		uint32_t end = le32(o + b + 0x30);
 
-		wr16(o + at, (uint32_t)(b + end - at) + 8);
+		put_le16(o + at, (uint32_t)(b + end - at) + 8);
 		break;
 	}
 	case GEN_ETLF_RECORD_SIZE:
-		wr16(o + at, 0x20);
+		put_le16(o + at, 0x20);
 		break;
 	case GEN_ETLF_UNKNOWN_HEADER:
 		o[at + 2] = 0x30;
 		break;
 	case GEN_ETLF_EXTENDED_DATA:
-		wr16(o + at + 0x50 + 6, rd16(o + at) - 0x50);
+		put_le16(o + at + 0x50 + 6, le16(o + at) - 0x50);
 		break;
 	case GEN_ETLF_BUFFER_COUNT:
-		wr32(o + BUFFERS_WRITTEN_AT, rd32(o + BUFFERS_WRITTEN_AT) - 1);
+		put_le32(o + BUFFERS_WRITTEN_AT, le32(o + BUFFERS_WRITTEN_AT) - 1);
 		break;
 	case GEN_ETLF_POINTER_SIZE:
-		wr32(o + POINTER_SIZE_AT, 3);
+		put_le32(o + POINTER_SIZE_AT, 3);
 		break;
 	case GEN_ETLF_PACKED_IN_PLAIN:
-		wr16(o + at + 0x34, rd16(o + at + 0x34) | BUFFER_COMPRESSED);
+		put_le16(o + at + 0x34, le16(o + at + 0x34) | BUFFER_COMPRESSED);
 		break;
 	default:
 		break;

@@ -15,6 +15,7 @@
 #include "gen/formats/etl/etl_w.h"
 #include "spec/gcspec.h"
 #include "gen/formats/etl/lzxpress_w.h"
+#include "util/le.h"
 
 #define BUFHDR 0x48u             /* WMI_BUFFER_HEADER */
 #define EVHDR 0x50u              /* EVENT_HEADER record header */
@@ -76,24 +77,6 @@ static int fail(struct etl_writer *w, const char *msg)
 	return -1;
 }
 
-static void put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
 static uint32_t align8(uint32_t n)
 {
 	return (n + 7u) & ~7u;
@@ -117,19 +100,19 @@ static void buffer_header(struct etl_writer *w, uint16_t flag, uint16_t type)
 	uint8_t *b = w->buf;
 
 	memset(b, 0, BUFHDR);
-	put32(b + 0x00, w->o.buffer_size);
-	put32(b + 0x04, w->used);                 /* SavedOffset: end of data */
-	put32(b + 0x08, w->used);                 /* CurrentOffset */
-	put64(b + 0x10, w->last_ts);              /* flush time stamp */
-	put64(b + 0x18, w->nbuffers);             /* sequence number */
+	put_le32(b + 0x00, w->o.buffer_size);
+	put_le32(b + 0x04, w->used);                 /* SavedOffset: end of data */
+	put_le32(b + 0x08, w->used);                 /* CurrentOffset */
+	put_le64(b + 0x10, w->last_ts);              /* flush time stamp */
+	put_le64(b + 0x18, w->nbuffers);             /* sequence number */
 	/* ClockType 1 (QPC) in the low 3 bits, the frequency above. */
-	put64(b + 0x20, (w->info.clock_frequency << 3) | 1u);
+	put_le64(b + 0x20, (w->info.clock_frequency << 3) | 1u);
 	b[0x28] = w->proc;                        /* ClientContext.ProcessorNumber */
 	b[0x29] = 8;                              /* ClientContext.Alignment */
-	put16(b + 0x2A, 17);                      /* ClientContext.LoggerId */
-	put32(b + 0x30, w->used);                 /* Offset: end of data */
-	put16(b + 0x34, flag);
-	put16(b + 0x36, type);
+	put_le16(b + 0x2A, 17);                      /* ClientContext.LoggerId */
+	put_le32(b + 0x30, w->used);                 /* Offset: end of data */
+	put_le16(b + 0x34, flag);
+	put_le16(b + 0x36, type);
 }
 
 static int write_out(struct etl_writer *w, const void *p, size_t n)
@@ -148,11 +131,11 @@ static int flush_compressed(struct etl_writer *w, uint16_t flag)
 
 	if (n && BUFHDR + n <= w->o.buffer_size) {
 		buffer_header(w, flag | BUFFER_COMPRESSED, 0);
-		put32(w->buf + 0x00, (uint32_t)(BUFHDR + n));
+		put_le32(w->buf + 0x00, (uint32_t)(BUFHDR + n));
 		return write_out(w, w->buf, BUFHDR) || write_out(w, w->cbuf, n) ? -1 : 0;
 	}
 	buffer_header(w, flag, 0);
-	put32(w->buf + 0x00, w->used);
+	put_le32(w->buf + 0x00, w->used);
 	return write_out(w, w->buf, w->used);
 }
 
@@ -201,8 +184,8 @@ static uint8_t *reserve(struct etl_writer *w, uint32_t n, uint8_t proc)
 static void put_utf16(uint8_t *p, const char *s)
 {
 	for (; *s; s++, p += 2)
-		put16(p, (uint8_t)*s);
-	put16(p, 0);
+		put_le16(p, (uint8_t)*s);
+	put_le16(p, 0);
 }
 
 /* Bytes of the logfile header record for pointer size ps. */
@@ -226,37 +209,37 @@ static void header_buffer(struct etl_writer *w, uint8_t *b)
 	memset(b, 0xFF, w->o.buffer_size);
 	memset(r, 0, align8(size));
 	/* SYSTEM_TRACE_HEADER: version 2, group 0 (header), type 0. */
-	put16(r + 0x00, 2);
+	put_le16(r + 0x00, 2);
 	r[0x02] = ps == 4 ? HT_SYSTEM32 : HT_SYSTEM64;
 	r[0x03] = MARKER;
-	put16(r + 0x04, (uint16_t)size);
-	put32(r + 0x08, 1);                       /* the logger thread, as Windows notes it */
-	put32(r + 0x0C, w->info.process_id);
-	put64(r + 0x10, w->info.start_ticks);     /* raw clock: the sync point */
+	put_le16(r + 0x04, (uint16_t)size);
+	put_le32(r + 0x08, 1);                       /* the logger thread, as Windows notes it */
+	put_le32(r + 0x0C, w->info.process_id);
+	put_le64(r + 0x10, w->info.start_ticks);     /* raw clock: the sync point */
 	/* TRACE_LOGFILE_HEADER */
-	put32(lf + 0x00, w->o.buffer_size);
-	put32(lf + 0x04, 10);                     /* Windows 10.0 */
-	put32(lf + 0x08, 19045);                  /* its build */
-	put32(lf + 0x0C, w->info.nprocessors);
-	put64(lf + 0x10, filetime_of(w, end_ts)); /* EndTime */
-	put32(lf + 0x18, 156250);                 /* TimerResolution: 15.625 ms */
-	put32(lf + 0x1C, 0);                      /* MaximumFileSize */
-	put32(lf + 0x20, w->o.compressed ? LOGFILE_MODE_COMPRESSED : LOGFILE_MODE);
-	put32(lf + 0x24, (uint32_t)w->nbuffers);  /* BuffersWritten */
-	put32(lf + 0x28, 1);                      /* StartBuffers */
-	put32(lf + 0x2C, ps);
-	put32(lf + 0x30, 0);                      /* EventsLost */
-	put32(lf + 0x34, 2995);                   /* CpuSpeedInMHz */
+	put_le32(lf + 0x00, w->o.buffer_size);
+	put_le32(lf + 0x04, 10);                     /* Windows 10.0 */
+	put_le32(lf + 0x08, 19045);                  /* its build */
+	put_le32(lf + 0x0C, w->info.nprocessors);
+	put_le64(lf + 0x10, filetime_of(w, end_ts)); /* EndTime */
+	put_le32(lf + 0x18, 156250);                 /* TimerResolution: 15.625 ms */
+	put_le32(lf + 0x1C, 0);                      /* MaximumFileSize */
+	put_le32(lf + 0x20, w->o.compressed ? LOGFILE_MODE_COMPRESSED : LOGFILE_MODE);
+	put_le32(lf + 0x24, (uint32_t)w->nbuffers);  /* BuffersWritten */
+	put_le32(lf + 0x28, 1);                      /* StartBuffers */
+	put_le32(lf + 0x2C, ps);
+	put_le32(lf + 0x30, 0);                      /* EventsLost */
+	put_le32(lf + 0x34, 2995);                   /* CpuSpeedInMHz */
 	/* LoggerName, LogFileName: pointers in the logger's process; zero. */
 	tz = lf + 0x38 + 2 * ps;
 	put_utf16(tz + 4, "Coordinated Universal Time");
 	put_utf16(tz + 4 + 64 + 16 + 4, "Coordinated Universal Time");
 	boot = align8(0x38 + 2 * ps + 0xAC);
-	put64(lf + boot, filetime_of(w, w->info.start_ticks) - 36000000000ull); /* booted an hour before */
-	put64(lf + boot + 8, w->info.clock_frequency);                          /* PerfFreq */
-	put64(lf + boot + 16, filetime_of(w, w->info.start_ticks));             /* StartTime */
-	put32(lf + boot + 24, 1);                 /* ReservedFlags: clock is QPC */
-	put32(lf + boot + 28, 0);                 /* BuffersLost */
+	put_le64(lf + boot, filetime_of(w, w->info.start_ticks) - 36000000000ull); /* booted an hour before */
+	put_le64(lf + boot + 8, w->info.clock_frequency);                          /* PerfFreq */
+	put_le64(lf + boot + 16, filetime_of(w, w->info.start_ticks));             /* StartTime */
+	put_le32(lf + boot + 24, 1);                 /* ReservedFlags: clock is QPC */
+	put_le32(lf + boot + 28, 0);                 /* BuffersLost */
 	put_utf16(lf + boot + 32, logger_name);
 	put_utf16(lf + boot + 32 + 2 * sizeof logger_name, logfile_name);
 	{
@@ -269,8 +252,8 @@ static void header_buffer(struct etl_writer *w, uint8_t *b)
 		w->nbuffers = 0;
 		w->proc = 0;
 		buffer_header(w, 1, 4);           /* flush marker; type HEADER */
-		put64(b + 0x10, w->info.start_ticks);
-		put32(b + 0x00, w->hsize);        /* a compressed file's is smaller */
+		put_le64(b + 0x10, w->info.start_ticks);
+		put_le32(b + 0x00, w->hsize);        /* a compressed file's is smaller */
 		w->buf = save;
 		w->used = used;
 		w->nbuffers = n;
@@ -324,36 +307,36 @@ static int event_record(struct etl_writer *w, const struct gen_event *e, const u
 	r = reserve(w, size, (uint8_t)e->processor);
 	if (!r)
 		return -1;
-	put16(r + 0x00, (uint16_t)size);
+	put_le16(r + 0x00, (uint16_t)size);
 	r[0x02] = ps == 4 ? HT_EVENT32 : HT_EVENT64;
 	r[0x03] = MARKER;
-	put16(r + 0x04, ext ? 1 : 0);             /* EXTENDED_INFO */
-	put32(r + 0x08, (uint32_t)e->thread_id);
-	put32(r + 0x0C, w->info.process_id);
-	put64(r + 0x10, e->timestamp);
+	put_le16(r + 0x04, ext ? 1 : 0);             /* EXTENDED_INFO */
+	put_le32(r + 0x08, (uint32_t)e->thread_id);
+	put_le32(r + 0x0C, w->info.process_id);
+	put_le64(r + 0x10, e->timestamp);
 	memcpy(r + 0x18, guid ? guid : gcspec_providers[e->provider].guid, 16);
-	put16(r + 0x28, e->id);
+	put_le16(r + 0x28, e->id);
 	r[0x2A] = e->version;
 	r[0x2B] = 0;                              /* channel: the manifest gives GC events none */
 	r[0x2C] = e->level;
 	r[0x2D] = e->opcode;
-	put16(r + 0x2E, task);
-	put64(r + 0x30, e->keywords);
+	put_le16(r + 0x2E, task);
+	put_le64(r + 0x30, e->keywords);
 	/* ProcessorTime and ActivityId stay zero. */
 	if (ext) {
 		uint8_t *x = r + EVHDR;
 
 		/* Raw-buffer item: size, type, flags (bit 0: another follows), data size. */
-		put16(x + 0, (uint16_t)ext);
-		put16(x + 2, ps == 4 ? STACK_EXT_32 : STACK_EXT_64);
-		put16(x + 4, 0);
-		put16(x + 6, (uint16_t)(8 + nframes * ps));
-		put64(x + 8, e->stack_id);        /* MatchId */
+		put_le16(x + 0, (uint16_t)ext);
+		put_le16(x + 2, ps == 4 ? STACK_EXT_32 : STACK_EXT_64);
+		put_le16(x + 4, 0);
+		put_le16(x + 6, (uint16_t)(8 + nframes * ps));
+		put_le64(x + 8, e->stack_id);        /* MatchId */
 		for (unsigned i = 0; i < nframes; i++) {
 			if (ps == 4)
-				put32(x + 16 + 4 * i, (uint32_t)ips[i]);
+				put_le32(x + 16 + 4 * i, (uint32_t)ips[i]);
 			else
-				put64(x + 16 + 8 * i, ips[i]);
+				put_le64(x + 16 + 8 * i, ips[i]);
 		}
 	}
 	if (e->payload_len)
@@ -373,19 +356,19 @@ static int kernel_record(struct etl_writer *w, const struct gen_event *like)
 
 	if (!r)
 		return -1;
-	put16(r + 0x00, 2);
+	put_le16(r + 0x00, 2);
 	r[0x02] = ps == 4 ? HT_PERFINFO32 : HT_PERFINFO64;
 	r[0x03] = MARKER;
-	put16(r + 0x04, (uint16_t)size);
+	put_le16(r + 0x04, (uint16_t)size);
 	r[0x06] = 46;
 	r[0x07] = 0x0F;
-	put64(r + 0x08, like->timestamp);
+	put_le64(r + 0x08, like->timestamp);
 	if (ps == 4)
-		put32(r + 0x10, 0x77001234u);
+		put_le32(r + 0x10, 0x77001234u);
 	else
-		put64(r + 0x10, 0x7ffa55001234ull);
-	put32(r + 0x10 + ps, (uint32_t)like->thread_id);
-	put32(r + 0x14 + ps, 1);
+		put_le64(r + 0x10, 0x7ffa55001234ull);
+	put_le32(r + 0x10 + ps, (uint32_t)like->thread_id);
+	put_le32(r + 0x14 + ps, 1);
 	return 0;
 }
 

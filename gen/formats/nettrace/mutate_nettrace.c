@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gen/formats/nettrace/mutate_nettrace.h"
+#include "util/le.h"
 
 enum { K_TRACE = 1, K_EVENT = 2, K_META = 3, K_SP = 4, K_STACK = 5, K_THREAD = 6 };
 
@@ -30,17 +31,6 @@ struct walk {
 	size_t end_marker;   /* offset of the end tag / EndOfStream block */
 };
 
-static uint32_t rd32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static void wr32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
 static int walk(const uint8_t *d, size_t n, struct walk *w)
 {
 	size_t i;
@@ -48,7 +38,7 @@ static int walk(const uint8_t *d, size_t n, struct walk *w)
 	memset(w, 0, sizeof *w);
 	if (n < 20 || memcmp(d, "Nettrace", 8))
 		return -1;
-	w->v6 = rd32(d + 8) == 0;
+	w->v6 = le32(d + 8) == 0;
 	i = w->v6 ? 20 : 32;
 	while (i < n && w->n < sizeof w->b / sizeof w->b[0]) {
 		struct blk *b = &w->b[w->n];
@@ -60,7 +50,7 @@ static int walk(const uint8_t *d, size_t n, struct walk *w)
 
 			if (i + 4 > n)
 				return -1;
-			h = rd32(d + i);
+			h = le32(d + i);
 			if (h >> 24 == 0) {
 				w->end_marker = i;
 				return 0;
@@ -81,7 +71,7 @@ static int walk(const uint8_t *d, size_t n, struct walk *w)
 			if (i + 14 > n)
 				return -1;
 			b->name_len_at = i + 11;
-			nl = rd32(d + i + 11);
+			nl = le32(d + i + 11);
 			if (i + 15 + nl > n)
 				return -1;
 			for (int k = 1; k <= 5; k++)
@@ -95,7 +85,7 @@ static int walk(const uint8_t *d, size_t n, struct walk *w)
 				if (i + 4 > n)
 					return -1;
 				b->size_at = i;
-				b->len = rd32(d + i);
+				b->len = le32(d + i);
 				i += 4;
 				b->pad_at = i;
 				b->pad = (4 - (i & 3)) & 3;
@@ -142,9 +132,9 @@ static uint8_t *insert4(const uint8_t *in, size_t len, size_t at)
 static void grow_block(uint8_t *o, const struct walk *w, const struct blk *b)
 {
 	if (w->v6)
-		wr32(o + b->size_at, rd32(o + b->size_at) + 4);
+		put_le32(o + b->size_at, le32(o + b->size_at) + 4);
 	else
-		wr32(o + b->size_at, rd32(o + b->size_at) + 4);
+		put_le32(o + b->size_at, le32(o + b->size_at) + 4);
 }
 
 static size_t varlen(const uint8_t *p, size_t max)
@@ -197,7 +187,7 @@ static int event_field(const uint8_t *in, size_t len, const struct walk *w,
 		if (!o)
 			return -1;
 		memcpy(o, in, len);
-		wr32(o + (e - in) + fixed_at, (uint32_t)value(rd32(e + fixed_at)));
+		put_le32(o + (e - in) + fixed_at, (uint32_t)value(le32(e + fixed_at)));
 		out->data = o;
 		out->len = len;
 		return 0;
@@ -344,7 +334,7 @@ int gen_nettrace_mutate(const uint8_t *in, size_t len, int fault, uint64_t seed,
 		if (!(o = copy(in, len)))
 			return -1;
 		if (w.v6) {
-			wr32(o + 8, 1 + (uint32_t)(seed % 7)); /* Reserved != 0 and != 20 */
+			put_le32(o + 8, 1 + (uint32_t)(seed % 7)); /* Reserved != 0 and != 20 */
 			out->offset = 8;
 		} else {
 			o[12 + seed % 20] ^= 0x01;
@@ -360,10 +350,10 @@ int gen_nettrace_mutate(const uint8_t *in, size_t len, int fault, uint64_t seed,
 		if (!(o = copy(in, len)))
 			return -1;
 		if (seed & 1) {
-			wr32(o + b->name_len_at, 0xfffffff0u);
+			put_le32(o + b->name_len_at, 0xfffffff0u);
 			out->offset = b->name_len_at;
 		} else {
-			wr32(o + b->size_at, 0xfffffff0u);
+			put_le32(o + b->size_at, 0xfffffff0u);
 			out->offset = b->size_at;
 		}
 		out->code = GCSPEC_DIAG_N005;
@@ -374,12 +364,12 @@ int gen_nettrace_mutate(const uint8_t *in, size_t len, int fault, uint64_t seed,
 		if (!(o = copy(in, len)))
 			return -1;
 		if (w.v6) {
-			wr32(o + b->size_at, 0xffffffu | (uint32_t)K_EVENT << 24);
+			put_le32(o + b->size_at, 0xffffffu | (uint32_t)K_EVENT << 24);
 			out->code = GCSPEC_DIAG_N003;
 			out->offset = len;
 			out->offset_exact = 0; /* truncation is found where the file ends */
 		} else {
-			wr32(o + b->size_at, 0x7ffffff0u);
+			put_le32(o + b->size_at, 0x7ffffff0u);
 			out->code = GCSPEC_DIAG_N005;
 			out->offset = b->size_at;
 		}
@@ -463,16 +453,16 @@ int gen_nettrace_mutate(const uint8_t *in, size_t len, int fault, uint64_t seed,
 
 		if (!(b = find(&w, K_STACK, seed, 0)))
 			return *why = "no StackBlock", -1;
-		first_count = rd32(in + b->content + 4);
+		first_count = le32(in + b->content + 4);
 		at = b->content + 8;
 		for (uint32_t k = 0; k < first_count; k++) {
 			last = at;
-			at += 4 + rd32(in + at);
+			at += 4 + le32(in + at);
 		}
-		ps = w.v6 ? rd32(in + w.b[0].content + 24) : rd32(in + w.b[0].content + 32);
+		ps = w.v6 ? le32(in + w.b[0].content + 24) : le32(in + w.b[0].content + 32);
 		if (!(o = insert4(in, len, at)))
 			return -1;
-		wr32(o + last, rd32(o + last) + (ps == 8 ? 4 : 2));
+		put_le32(o + last, le32(o + last) + (ps == 8 ? 4 : 2));
 		grow_block(o, &w, b);
 		out->data = o;
 		out->len = len + 4;
@@ -487,11 +477,11 @@ int gen_nettrace_mutate(const uint8_t *in, size_t len, int fault, uint64_t seed,
 		if (!(o = copy(in, len)))
 			return -1;
 		if (w.v6) {
-			wr32(o + (fault == GEN_NTF_VERSION_MAJOR ? 12 : 16),
+			put_le32(o + (fault == GEN_NTF_VERSION_MAJOR ? 12 : 16),
 			     fault == GEN_NTF_VERSION_MAJOR ? 7 : 1);
 			out->offset = fault == GEN_NTF_VERSION_MAJOR ? 12 : 16;
 		} else {
-			wr32(o + 32 + 7, 6); /* Trace MinimumReaderVersion */
+			put_le32(o + 32 + 7, 6); /* Trace MinimumReaderVersion */
 			out->offset = 32 + 3;
 			out->offset_exact = 0;
 		}
@@ -500,7 +490,7 @@ int gen_nettrace_mutate(const uint8_t *in, size_t len, int fault, uint64_t seed,
 	case GEN_NTF_POINTER_SIZE:
 		if (!(o = copy(in, len)))
 			return -1;
-		wr32(o + w.b[0].content + (w.v6 ? 32 : 32), 3);
+		put_le32(o + w.b[0].content + (w.v6 ? 32 : 32), 3);
 		out->code = GCSPEC_DIAG_N018;
 		out->offset = w.b[0].content + 32;
 		out->offset_exact = 0;

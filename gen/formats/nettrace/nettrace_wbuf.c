@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "gen/formats/nettrace/nettrace_wbuf.h"
+#include "util/le.h"
 
 int ntw_reserve_slow(struct ntw_buf *b, size_t more)
 {
@@ -62,8 +63,7 @@ int ntw_u32(struct ntw_buf *b, uint32_t v)
 {
 	uint8_t t[4];
 
-	for (int i = 0; i < 4; i++)
-		t[i] = (uint8_t)(v >> (8 * i));
+	put_le32(t, v);
 	return ntw_bytes(b, t, 4);
 }
 
@@ -71,8 +71,7 @@ int ntw_u64(struct ntw_buf *b, uint64_t v)
 {
 	uint8_t t[8];
 
-	for (int i = 0; i < 8; i++)
-		t[i] = (uint8_t)(v >> (8 * i));
+	put_le64(t, v);
 	return ntw_bytes(b, t, 8);
 }
 
@@ -116,14 +115,12 @@ int ntw_str6(struct ntw_buf *b, const char *s)
 
 void ntw_put_u32_at(struct ntw_buf *b, size_t at, uint32_t v)
 {
-	for (int i = 0; i < 4; i++)
-		b->data[at + (size_t)i] = (uint8_t)(v >> (8 * i));
+	put_le32(b->data + at, v);
 }
 
 void ntw_put_u16_at(struct ntw_buf *b, size_t at, uint16_t v)
 {
-	b->data[at] = (uint8_t)v;
-	b->data[at + 1] = (uint8_t)(v >> 8);
+	put_le16(b->data + at, v);
 }
 
 void ntw_buf_free(struct ntw_buf *b)

@@ -21,20 +21,14 @@
 #include "gen/formats/nettrace/nettrace_wbuf.h"
 #include "gen/formats/nettrace/nettrace_wmeta.h"
 #include "gen/formats/nettrace/nettrace_wsp.h"
+#include "util/u64map.h"
+#include "util/le.h"
 
 #define DEFAULT_BLOCK_BYTES 100000u
 /* V6 block sizes are 24 bits; keep every block well below that. */
 #define MAX_BLOCK_BYTES (8u << 20)
 
 enum blk { B_TRACE, B_EVENT, B_META, B_STACK, B_SP, B_THREAD };
-
-/* A tiny open-addressing map from 64-bit keys to 32-bit values. */
-struct u64map {
-	uint64_t *keys;
-	uint32_t *vals;
-	uint8_t *used;
-	size_t cap, n;
-};
 
 struct ntw_thread {
 	uint64_t tid;
@@ -70,12 +64,12 @@ struct nt_writer {
 
 	struct ntw_meta *metas;
 	size_t nmetas, capmetas;
-	struct u64map meta_map;        /* key hash -> metas index */
+	struct u64map *meta_map;       /* key hash -> metas index */
 	uint32_t next_meta_id;
 
 	struct ntw_thread *threads;
 	size_t nthreads, capthreads;
-	struct u64map thread_map;      /* tid -> threads index */
+	struct u64map *thread_map;     /* tid -> threads index */
 	size_t last_thread;            /* threads index of the previous event's thread */
 
 	/* Metadata id of each spec event as the spec states it (0: none
@@ -83,89 +77,11 @@ struct nt_writer {
 	uint32_t meta_of_spec[GCSPEC_NEVENTS];
 	uint64_t spec_word[GCSPEC_NEVENTS];  /* key_word() of each spec event */
 
-	struct u64map stack_map;       /* stream stack id -> file stack id, this SP region */
+	struct u64map *stack_map;      /* stream stack id -> file stack id, this SP region */
 	uint32_t next_stack_id, first_pending_stack;
 };
 
 #define W(w) ((struct nt_writer *)(void *)(w))
-
-/* --- map ------------------------------------------------------------------ */
-
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return x;
-}
-
-static int map_get(const struct u64map *m, uint64_t k, uint32_t *v)
-{
-	if (!m->cap)
-		return 0;
-	for (size_t i = mix64(k) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-		if (!m->used[i])
-			return 0;
-		if (m->keys[i] == k) {
-			*v = m->vals[i];
-			return 1;
-		}
-	}
-}
-
-static int map_put(struct u64map *m, uint64_t k, uint32_t v);
-
-static int map_grow(struct u64map *m)
-{
-	struct u64map n = { 0 };
-
-	n.cap = m->cap ? m->cap * 2 : 64;
-	n.keys = calloc(n.cap, sizeof *n.keys);
-	n.vals = calloc(n.cap, sizeof *n.vals);
-	n.used = calloc(n.cap, 1);
-	if (!n.keys || !n.vals || !n.used) {
-		free(n.keys), free(n.vals), free(n.used);
-		return -1;
-	}
-	for (size_t i = 0; i < m->cap; i++)
-		if (m->used[i])
-			map_put(&n, m->keys[i], m->vals[i]);
-	free(m->keys), free(m->vals), free(m->used);
-	*m = n;
-	return 0;
-}
-
-static int map_put(struct u64map *m, uint64_t k, uint32_t v)
-{
-	size_t i;
-
-	if ((m->n + 1) * 2 > m->cap && map_grow(m))
-		return -1;
-	for (i = mix64(k) & (m->cap - 1); m->used[i] && m->keys[i] != k;
-	     i = (i + 1) & (m->cap - 1))
-		;
-	if (!m->used[i])
-		m->n++;
-	m->used[i] = 1;
-	m->keys[i] = k;
-	m->vals[i] = v;
-	return 0;
-}
-
-static void map_clear(struct u64map *m)
-{
-	if (m->cap)
-		memset(m->used, 0, m->cap);
-	m->n = 0;
-}
-
-static void map_free(struct u64map *m)
-{
-	free(m->keys), free(m->vals), free(m->used);
-	memset(m, 0, sizeof *m);
-}
 
 /* --- output ----------------------------------------------------------------- */
 
@@ -187,8 +103,7 @@ static int out_u32(struct nt_writer *w, uint32_t v)
 {
 	uint8_t t[4];
 
-	for (int i = 0; i < 4; i++)
-		t[i] = (uint8_t)(v >> (8 * i));
+	put_le32(t, v);
 	return out_bytes(w, t, 4);
 }
 
@@ -324,7 +239,7 @@ static int sequence_point(struct nt_writer *w)
 	}
 	if (emit(w, B_SP, b))
 		return -1;
-	map_clear(&w->stack_map);
+	u64map_clear(w->stack_map);
 	w->blocks_since_sp = 0;
 	return 0;
 }
@@ -333,15 +248,15 @@ static int sequence_point(struct nt_writer *w)
 
 static struct ntw_thread *thread_of(struct nt_writer *w, uint64_t tid)
 {
-	uint32_t i;
+	const uint64_t *i;
 	struct ntw_thread *t;
 
 	/* Runs of events on one thread are the common case. */
 	if (w->nthreads && w->threads[w->last_thread].tid == tid)
 		return &w->threads[w->last_thread];
-	if (map_get(&w->thread_map, tid, &i)) {
-		w->last_thread = i;
-		return &w->threads[i];
+	if ((i = u64map_get(w->thread_map, tid))) {
+		w->last_thread = (size_t)*i;
+		return &w->threads[*i];
 	}
 	if (w->nthreads == w->capthreads) {
 		size_t cap = w->capthreads ? w->capthreads * 2 : 16;
@@ -357,7 +272,7 @@ static struct ntw_thread *thread_of(struct nt_writer *w, uint64_t tid)
 	t->seq = 0;
 	t->index = w->nthreads + 1;
 	memset(&t->sp, 0, sizeof t->sp);
-	if (map_put(&w->thread_map, tid, (uint32_t)w->nthreads))
+	if (u64map_put(w->thread_map, tid, (uint32_t)w->nthreads))
 		return NULL;
 	w->last_thread = w->nthreads++;
 	if (w->o.version >= 6) {
@@ -371,6 +286,16 @@ static struct ntw_thread *thread_of(struct nt_writer *w, uint64_t tid)
 		ntw_put_u16_at(&w->thr, at, (uint16_t)(w->thr.len - at - 2));
 	}
 	return t;
+}
+
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
 }
 
 static uint64_t meta_hash(const struct ntw_meta_key *k)
@@ -441,15 +366,15 @@ static int meta_id_of(struct nt_writer *w, const struct ntw_meta_key *k, uint32_
 {
 	int spec = meta_is_spec(k);
 	uint64_t h;
-	uint32_t i;
+	const uint64_t *i;
 
 	if (spec && w->meta_of_spec[k->spec_event]) {
 		*id = w->meta_of_spec[k->spec_event];
 		return 0;
 	}
 	h = meta_hash(k);
-	if (map_get(&w->meta_map, h, &i) && meta_equal(&w->metas[i].key, k)) {
-		*id = w->metas[i].id;
+	if ((i = u64map_get(w->meta_map, h)) && meta_equal(&w->metas[*i].key, k)) {
+		*id = w->metas[*i].id;
 		if (spec)
 			w->meta_of_spec[k->spec_event] = *id;
 		return 0;
@@ -472,7 +397,7 @@ static int meta_id_of(struct nt_writer *w, const struct ntw_meta_key *k, uint32_
 	}
 	w->metas[w->nmetas].key = *k;
 	w->metas[w->nmetas].id = w->next_meta_id;
-	if (map_put(&w->meta_map, h, (uint32_t)w->nmetas) ||
+	if (u64map_put(w->meta_map, h, (uint32_t)w->nmetas) ||
 	    meta_record(w, w->next_meta_id, k))
 		return -1;
 	w->nmetas++;
@@ -505,14 +430,17 @@ static uint32_t stack_bytes(const struct nt_writer *w, uint32_t stream_id)
 static int stack_id_of(struct nt_writer *w, uint32_t stream_id, uint32_t *id)
 {
 	uint64_t ips[16];
+	const uint64_t *known;
 	unsigned n, ps = w->info.pointer_size;
 
 	if (!stream_id) {
 		*id = 0;
 		return 0;
 	}
-	if (map_get(&w->stack_map, stream_id, id))
+	if ((known = u64map_get(w->stack_map, stream_id))) {
+		*id = (uint32_t)*known;
 		return 0;
+	}
 	if (!w->nstk_pending) {
 		w->stk.len = 0;
 		if (ntw_zeros(&w->stk, 8)) /* FirstId, Count: filled at flush */
@@ -527,7 +455,7 @@ static int stack_id_of(struct nt_writer *w, uint32_t stream_id, uint32_t *id)
 			return -1;
 	*id = w->next_stack_id++;
 	w->nstk_pending++;
-	return map_put(&w->stack_map, stream_id, *id);
+	return u64map_put(w->stack_map, stream_id, *id);
 }
 
 /* --- events ---------------------------------------------------------------------- */
@@ -815,7 +743,7 @@ static void nt_destroy(struct gen_writer *gw)
 		return;
 	ntw_buf_free(&w->ev), ntw_buf_free(&w->meta), ntw_buf_free(&w->stk);
 	ntw_buf_free(&w->thr), ntw_buf_free(&w->tmp);
-	map_free(&w->meta_map), map_free(&w->thread_map), map_free(&w->stack_map);
+	u64map_free(w->meta_map), u64map_free(w->thread_map), u64map_free(w->stack_map);
 	free(w->metas);
 	free(w->threads);
 	free(w);
@@ -869,6 +797,11 @@ struct gen_writer *gen_nettrace_new(const struct gen_nettrace_opts *opts)
 
 	if (!w)
 		return NULL;
+	if (!(w->meta_map = u64map_new(SIZE_MAX)) || !(w->thread_map = u64map_new(SIZE_MAX)) ||
+	    !(w->stack_map = u64map_new(SIZE_MAX))) {
+		nt_destroy(&w->base);
+		return NULL;
+	}
 	w->o.version = 5;
 	if (opts)
 		w->o = *opts;

@@ -18,6 +18,7 @@
 
 #include "oracle/formats/etl/etl_r.h"
 #include "spec/gcspec.h"
+#include "util/le.h"
 
 #define BUFHDR 0x48u
 #define MIN_BUFFER 0x200u         /* room for a buffer header and the logfile header */
@@ -85,21 +86,6 @@ struct etr_reader {
 };
 
 /* --- helpers ------------------------------------------------------------------- */
-
-static inline uint16_t le16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static inline uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static inline uint64_t le64(const uint8_t *p)
-{
-	return (uint64_t)le32(p + 4) << 32 | le32(p);
-}
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 5, 6)))

@@ -19,6 +19,8 @@
 #include "spec/gcspec.h"
 #include "oracle/formats/nettrace/nettrace_r.h"
 #include "oracle/formats/nettrace/nettrace_rmeta.h"
+#include "util/le.h"
+#include "util/u64map.h"
 
 /* Rare paths kept out of the function every event goes through. */
 #if defined(__GNUC__)
@@ -34,14 +36,6 @@
 enum kind { K_EVENT, K_META, K_STACK, K_SP, K_TRACE, K_THREAD, K_REMOVE, K_LABEL, K_OTHER };
 static const char *const kind_name[] = { "EventBlock", "MetadataBlock", "StackBlock",
 	"SPBlock", "Trace", "ThreadBlock", "RemoveThreadBlock", "LabelListBlock", "block" };
-
-/* Open addressing u64 -> slot index; slots hold the values. */
-struct map {
-	uint64_t *keys;
-	uint32_t *vals;
-	uint8_t *used;
-	size_t cap, n;
-};
 
 struct meta {
 	uint64_t cls;              /* or_event.cls: new at each definition */
@@ -80,7 +74,7 @@ struct ntr_reader {
 
 	struct meta *metas;
 	size_t nmetas, capmetas;
-	struct map meta_map;       /* metadata id -> metas index (large ids) */
+	struct u64map *meta_map;   /* metadata id -> metas index (large ids) */
 	uint32_t *meta_ix;         /* small metadata ids: metas index + 1, or 0 */
 	size_t meta_ixcap;
 	uint64_t cls_serial;       /* the last meta.cls given */
@@ -89,86 +83,19 @@ struct ntr_reader {
 
 	struct range *ranges;      /* stack ids defined since the last sequence point */
 	size_t nranges, capranges;
-	struct map threads;        /* V6 thread index -> metas-free slot: OS tid in vals2 */
+	struct u64map *threads;    /* V6 thread index -> thread_tids index (UINT32_MAX: removed) */
 	int tc_ok;                 /* event_thread()'s last answer, while valid */
 	uint64_t tc_index, tc_tid;
 	uint64_t *thread_tids;
 	size_t nthread_tids, capthread_tids;
-	struct map seqs;           /* capture thread -> last sequence number */
+	struct u64map *seqs;       /* capture thread -> last sequence number */
 	uint64_t seq_ctid;         /* the last capture thread looked up ... */
-	uint32_t *seq_last;        /* ... and its entry (NULL: none cached) */
+	uint64_t *seq_last;        /* ... and its entry (NULL: none cached) */
 
 	uint64_t index;            /* next event index */
 	struct ntr_counts counts;
 	char msg[256];
 };
-
-/* --- small tables ---------------------------------------------------------- */
-
-static uint64_t mix(uint64_t x)
-{
-	x ^= x >> 31;
-	x *= 0x7fb5d329728ea185ULL;
-	x ^= x >> 27;
-	x *= 0x81dadef4bc2dd44dULL;
-	return x ^ (x >> 33);
-}
-
-static uint32_t *map_find(struct map *m, uint64_t k)
-{
-	if (!m->cap)
-		return NULL;
-	for (size_t i = mix(k) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-		if (!m->used[i])
-			return NULL;
-		if (m->keys[i] == k)
-			return &m->vals[i];
-	}
-}
-
-static int map_set(struct map *m, uint64_t k, uint32_t v)
-{
-	size_t i;
-
-	if ((m->n + 1) * 2 > m->cap) {
-		struct map g = { 0 };
-
-		g.cap = m->cap ? m->cap * 2 : 64;
-		g.keys = malloc(g.cap * sizeof *g.keys);
-		g.vals = malloc(g.cap * sizeof *g.vals);
-		g.used = calloc(g.cap, 1);
-		if (!g.keys || !g.vals || !g.used) {
-			free(g.keys), free(g.vals), free(g.used);
-			return -1;
-		}
-		for (size_t j = 0; j < m->cap; j++)
-			if (m->used[j])
-				map_set(&g, m->keys[j], m->vals[j]);
-		free(m->keys), free(m->vals), free(m->used);
-		*m = g;
-	}
-	for (i = mix(k) & (m->cap - 1); m->used[i] && m->keys[i] != k; i = (i + 1) & (m->cap - 1))
-		;
-	if (!m->used[i])
-		m->n++;
-	m->used[i] = 1;
-	m->keys[i] = k;
-	m->vals[i] = v;
-	return 0;
-}
-
-static void map_reset(struct map *m)
-{
-	if (m->cap)
-		memset(m->used, 0, m->cap);
-	m->n = 0;
-}
-
-static void map_free(struct map *m)
-{
-	free(m->keys), free(m->vals), free(m->used);
-	memset(m, 0, sizeof *m);
-}
 
 /* --- diagnostics ------------------------------------------------------------ */
 
@@ -243,21 +170,6 @@ static size_t fill(struct ntr_reader *r, size_t at, size_t n)
 	}
 	r->counts.bytes = r->off;
 	return got;
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t le64(const uint8_t *p)
-{
-	return (uint64_t)le32(p + 4) << 32 | le32(p);
-}
-
-static uint16_t le16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
 }
 
 /* Read a fixed piece of framing into buf[0..n); 0, or -1 after reporting. */
@@ -549,7 +461,7 @@ static inline const struct meta *meta_of(const struct ntr_reader *r, uint32_t id
 	if (id < META_DIRECT)
 		return NULL;
 	{
-		uint32_t *slot = map_find((struct map *)&r->meta_map, id);
+		uint64_t *slot = u64map_get(r->meta_map, id);
 		return slot ? &r->metas[*slot] : NULL;
 	}
 }
@@ -557,7 +469,7 @@ static inline const struct meta *meta_of(const struct ntr_reader *r, uint32_t id
 static int meta_set(struct ntr_reader *r, uint32_t id, uint32_t slot)
 {
 	if (id >= META_DIRECT)
-		return map_set(&r->meta_map, id, slot);
+		return u64map_put(r->meta_map, id, slot);
 	if (id >= r->meta_ixcap) {
 		size_t cap = r->meta_ixcap ? r->meta_ixcap : 256;
 		uint32_t *p;
@@ -577,7 +489,7 @@ static int meta_set(struct ntr_reader *r, uint32_t id, uint32_t slot)
 
 static void meta_reset(struct ntr_reader *r)
 {
-	map_reset(&r->meta_map);
+	u64map_clear(r->meta_map);
 	if (r->meta_ixcap)
 		memset(r->meta_ix, 0, r->meta_ixcap * sizeof *r->meta_ix);
 	r->nmetas = 0;
@@ -657,36 +569,36 @@ static void add_stacks(struct ntr_reader *r, uint32_t first, uint32_t n)
  * new thread reusing the id (V5 spec). */
 static inline void check_seq(struct ntr_reader *r, uint64_t ctid, uint32_t seq, uint64_t off)
 {
-	uint32_t *last;
+	uint64_t *last;
 
 	/* Events come in runs from one thread: remember the last entry. */
 	if (r->seq_last && r->seq_ctid == ctid)
 		last = r->seq_last;
 	else
-		last = map_find(&r->seqs, ctid);
-	if (last && seq != *last + 1 && seq != 1 && seq != *last)
+		last = u64map_get(r->seqs, ctid);
+	if (last && seq != (uint32_t)(*last + 1) && seq != 1 && seq != *last)
 		say(r, GCSPEC_DIAG_N014, r->index, off,
 		    "capture thread %llu: sequence number %u follows %u (%u events dropped)",
-		    (unsigned long long)ctid, seq, *last, seq - *last - 1);
+		    (unsigned long long)ctid, seq, (uint32_t)*last, (uint32_t)(seq - *last - 1));
 	if (last) {
 		*last = seq;
 		r->seq_ctid = ctid;
 		r->seq_last = last;
 	} else {
 		r->seq_last = NULL; /* the map may move */
-		map_set(&r->seqs, ctid, seq);
+		u64map_put(r->seqs, ctid, seq);
 	}
 }
 
 static int thread_os_id(struct ntr_reader *r, uint64_t index, uint64_t *tid)
 {
-	uint32_t *slot;
+	uint64_t *slot;
 
 	if (index == 0) {
 		*tid = 0;
 		return 0;
 	}
-	slot = map_find(&r->threads, index);
+	slot = u64map_get(r->threads, index);
 	if (!slot || *slot == UINT32_MAX)
 		return -1;
 	*tid = r->thread_tids[*slot];
@@ -750,7 +662,8 @@ static inline int fast_event(struct ntr_reader *r, struct or_event *ev)
 {
 	const uint8_t *b = r->buf, *p = b + r->pos, *end = b + r->blen;
 	uint32_t meta = r->p_meta, seq = r->p_seq, len = r->p_len, stack = r->p_stack;
-	uint32_t proc = r->p_proc, label = r->p_label, *last;
+	uint32_t proc = r->p_proc, label = r->p_label;
+	uint64_t *last;
 	uint64_t ctid = r->p_ctid, tid = r->p_tid, ts = r->p_ts, os, v;
 	const struct meta *m;
 	uint8_t flags;
@@ -803,8 +716,8 @@ static inline int fast_event(struct ntr_reader *r, struct or_event *ev)
 	os = tid;
 	if (r->version >= 6 && (ctid != tid || event_thread(r, tid, &os)))
 		return 0;
-	last = r->seq_last && r->seq_ctid == ctid ? r->seq_last : map_find(&r->seqs, ctid);
-	if (!last || (seq != *last + 1 && seq != 1 && seq != *last))
+	last = r->seq_last && r->seq_ctid == ctid ? r->seq_last : u64map_get(r->seqs, ctid);
+	if (!last || (seq != (uint32_t)(*last + 1) && seq != 1 && seq != *last))
 		return 0;
 	/* An ordinary event: move on. */
 	*last = seq;
@@ -917,12 +830,12 @@ static void read_stack_block(struct ntr_reader *r)
 
 static void sp_entry(struct ntr_reader *r, uint64_t thread, uint32_t seq, uint64_t at)
 {
-	uint32_t *last = map_find(&r->seqs, thread);
+	uint64_t *last = u64map_get(r->seqs, thread);
 
 	if (last && seq > *last) {
 		say(r, GCSPEC_DIAG_N014, UINT64_MAX, at,
 		    "sequence point: thread %llu reached %u, last event seen %u (%u dropped)",
-		    (unsigned long long)thread, seq, *last, seq - *last);
+		    (unsigned long long)thread, seq, (uint32_t)*last, (uint32_t)(seq - *last));
 		*last = seq;
 	}
 }
@@ -958,7 +871,7 @@ out:
 	/* A sequence point ends the region stack ids (and V6 label lists) live in. */
 	r->nranges = 0;
 	if (flags & 1)
-		map_reset(&r->threads);
+		u64map_clear(r->threads);
 	if (flags & 2)
 		meta_reset(r);
 }
@@ -1013,7 +926,7 @@ static void read_thread_block(struct ntr_reader *r)
 			r->capthread_tids = cap;
 		}
 		r->thread_tids[r->nthread_tids] = tid;
-		map_set(&r->threads, index, (uint32_t)r->nthread_tids++);
+		u64map_put(r->threads, index, (uint32_t)r->nthread_tids++);
 	}
 }
 
@@ -1025,7 +938,8 @@ static void read_remove_block(struct ntr_reader *r)
 
 	while (c.i < c.n) {
 		uint64_t at = r->boff + c.i, index, tid;
-		uint32_t seq, *slot;
+		uint32_t seq;
+		uint64_t *slot;
 
 		if (c_var(&c, &index, 10) || c_var32(&c, &seq)) {
 			say(r, GCSPEC_DIAG_N019, UINT64_MAX, at, "RemoveThread entry runs past the block");
@@ -1035,7 +949,7 @@ static void read_remove_block(struct ntr_reader *r)
 			say(r, GCSPEC_DIAG_N013, UINT64_MAX, at, "RemoveThread names undefined thread index %llu",
 			    (unsigned long long)index);
 		sp_entry(r, index, seq, at);
-		slot = map_find(&r->threads, index);
+		slot = u64map_get(r->threads, index);
 		if (slot)
 			*slot = UINT32_MAX; /* removed */
 	}
@@ -1392,6 +1306,10 @@ struct ntr_reader *ntr_open(FILE *in, ntr_report_fn report, void *arg,
 		free(r);
 		return NULL;
 	}
+	/* No entry limit: an entry per thread or metadata id the file defines. */
+	if (!(r->meta_map = u64map_new(SIZE_MAX)) || !(r->threads = u64map_new(SIZE_MAX)) ||
+	    !(r->seqs = u64map_new(SIZE_MAX)))
+		goto fail;
 	if (need(r, 12, "the stream header"))
 		goto fail;
 	if (!memcmp(r->buf, "\x14\0\0\0!FastSer", 12)) {
@@ -1537,9 +1455,9 @@ void ntr_close(struct ntr_reader *r)
 	free(r->names);
 	free(r->ranges);
 	free(r->thread_tids);
-	map_free(&r->meta_map);
+	u64map_free(r->meta_map);
 	free(r->meta_ix);
-	map_free(&r->threads);
-	map_free(&r->seqs);
+	u64map_free(r->threads);
+	u64map_free(r->seqs);
 	free(r);
 }
