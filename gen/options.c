@@ -246,7 +246,7 @@ static void shape_option(struct cmdline *cl, int c, const char *arg)
 	/* --uncompressed-headers has no argument: glibc prints it "(null)". */
 	if (o->nwriter_opts == GEN_OPTIONS_MAX_WRITER)
 		usage_error(o, "%s: at most 16 writer options in all", arg);
-	memcpy(o->shape_opts[cl->nshape], opt, sizeof opt);
+	memcpy(o->shape_opts[cl->nshape], opt, strlen(opt) + 1);
 	o->writer_opts[o->nwriter_opts++] = o->shape_opts[cl->nshape++];
 	cl->shaped = 1;
 }

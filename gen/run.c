@@ -437,15 +437,16 @@ static int close_outputs(struct run *r, int rc)
 		nbytes = gen_outfile_written(r->outf);
 	if (o->stats && rc == 0 && r->tmpdir)
 		nbytes = gen_outdir_bytes(r->tmpdir);
-	if (r->tmpdir && rc == 0 && gen_outdir_commit(r->tmpdir, o->output, derr, sizeof derr) < 0) {
-		fail(r, derr);
-		rc = 1;
+	if (r->tmpdir && rc == 0) {
+		if (gen_outdir_commit(r->tmpdir, o->output, derr, sizeof derr) < 0) {
+			fail(r, derr);
+			rc = 1;
+		} else {
+			free(r->tmpdir);
+			r->tmpdir = NULL;
+		}
 	}
-	if (rc == 0) {
-		free(r->tmpdir);
-		r->tmpdir = NULL;
-	}
-	discard_dir(r);
+	discard_dir(r); /* a directory not put in place */
 	if (finish(r, r->outf, rc == 0) < 0 && rc == 0)
 		rc = 1;
 	if (finish(r, r->expectof, rc == 0) < 0 && rc == 0)
