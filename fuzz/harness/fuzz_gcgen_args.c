@@ -1,7 +1,8 @@
 /*
  * fuzz_gcgen_args.c - gcgen's command line as a user could type it: the
- * input is its arguments, NUL-separated (at most 24), and gcgen's own main
- * runs on them in a forked child, its output in a fresh directory.
+ * input is its arguments, NUL-separated (at most 24), and gcgen's option
+ * parser and run (gen/options.h, gen/run.h: what its main does) run on
+ * them in a forked child, its output in a fresh directory.
  *
  * What must hold: whatever the arguments, gcgen exits 0, 1 or 2 (gcgen(1))
  * and never dies of a signal other than the limits set here; a sanitizer
@@ -10,24 +11,28 @@
  * may be large) and an address-space limit where no sanitizer reserves
  * address space; those signals end a legal run, not a bug.
  *
- * gcgen.c is included with its main renamed: gcgen's getopt state and
- * exit() calls stay in the child, and a fresh process per input keeps
- * inputs independent. The arguments never leave the directory: every '/'
- * becomes '_' (but in --shard's I/N, which names no file), so a fuzzed
- * "-o /etc/passwd" or "--output=../x" writes a file in it.
+ * The child is a fresh process per input: the parser's getopt state and
+ * its exit(2) on bad usage stay in it, and inputs stay independent. The
+ * arguments never leave the directory: every '/' becomes '_' (but in
+ * --shard's I/N, which names no file), so a fuzzed "-o /etc/passwd" or
+ * "--output=../x" writes a file in it.
  */
-int gcgen_main(int argc, char **argv);
-#define main gcgen_main
-#include "gen/gcgen.c"
-#undef main
+#include "config.h"
 
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "gen/formats/ctf/outdir.h"
+#include "gen/options.h"
+#include "gen/run.h"
 
 void __sanitizer_set_death_callback(void (*callback)(void));
 __attribute__((weak)) void __sanitizer_set_death_callback(void (*callback)(void))
@@ -63,6 +68,15 @@ static void confine(char *a, const char *prev)
 			*c = '_';
 }
 
+/* What gcgen's main does (gen/gcgen.c). */
+static int gcgen(int argc, char **argv)
+{
+	struct gen_options o;
+	int rc = gen_options_parse(&o, argc, argv);
+
+	return rc == GEN_OPTIONS_RUN ? gen_run(&o) : rc;
+}
+
 static void run_child(const uint8_t *data, size_t size, const char *dir)
 {
 	char *argv[MAX_ARGS + 3], *buf = malloc(size + 1);
@@ -96,7 +110,7 @@ static void run_child(const uint8_t *data, size_t size, const char *dir)
 	alarm(2);
 	optind = 1;
 	on_exit(exit_as_is, NULL);
-	exit(gcgen_main(argc, argv));
+	exit(gcgen(argc, argv));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
