@@ -4,8 +4,7 @@
  * `const struct gen_writer_ops gen_write_<name>_ops`, declare it below and
  * add it to gen_writer_formats.
  */
-#include <stdarg.h>
-#include <stdio.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "gen/formats/writer.h"
@@ -28,14 +27,4 @@ const struct gen_writer_ops *gen_writer_find(const char *format)
 		if (strcmp(gen_writer_formats[i]->format, format) == 0)
 			return gen_writer_formats[i];
 	return NULL;
-}
-
-int gen_writer_fail(struct gen_writer *w, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(w->error, sizeof w->error, fmt, ap);
-	va_end(ap);
-	return -1;
 }
