@@ -6,6 +6,7 @@ Build-time only, Python 3.11+ standard library only.
   specgen.py SRCDIR c OUTDIR      write OUTDIR/gcspec_ids.h and OUTDIR/gcspec_tables.c
   specgen.py SRCDIR docs OUTDIR   write OUTDIR/spec.md, errata.md, diagnostics.md
   specgen.py SRCDIR check         validate only
+  specgen.py SRCDIR inputs        list the TOML files the C tables are made from
 
 A spec error names the file, the event and the field, and exits with status 1,
 so a broken spec stops the build instead of producing wrong tables.
@@ -228,6 +229,14 @@ def diag_files(srcdir):
     parts = sorted(os.path.join(part_dir, f) for f in os.listdir(part_dir)
                    if f.endswith(".toml")) if os.path.isdir(part_dir) else []
     return [main] + parts
+
+
+def table_inputs(srcdir):
+    """The TOML files the C tables are made from, relative to SRCDIR: the
+    list spec/spec.mk's SPEC_TOML and DIAG_TOML must give (make rebuilds and
+    distributes those; tests/spec/inputs_listed.py checks they agree)."""
+    spec = [f"docs/spec/{f}" for f in PROVIDER_FILES + ("maps.toml",)]
+    return spec + [os.path.relpath(p, srcdir) for p in diag_files(srcdir)]
 
 
 def load_diags(srcdir):
@@ -555,10 +564,13 @@ def confirmed_text(c):
 
 
 def main(argv):
-    if len(argv) < 3 or argv[2] not in ("c", "docs", "check"):
+    if len(argv) < 3 or argv[2] not in ("c", "docs", "check", "inputs"):
         print(__doc__.strip(), file=sys.stderr)
         return 2
     srcdir, mode = argv[1], argv[2]
+    if mode == "inputs":
+        print("\n".join(table_inputs(srcdir)))
+        return 0
     try:
         spec = load_spec(srcdir)
         load_errata(srcdir)

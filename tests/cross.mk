@@ -26,5 +26,5 @@ check_PROGRAMS += tests/cross/prefix_cuts
 tests_cross_prefix_cuts_SOURCES = tests/cross/prefix_cuts.c
 tests_cross_prefix_cuts_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_srcdir)/tests
-tests_cross_prefix_cuts_LDADD = oracle/liboracle.a gen/libgcgen.a util/libgcutil.a spec/libgcspec.a $(CBOR_LIBS) $(FWNT_LIBS)
+tests_cross_prefix_cuts_LDADD = $(ORACLE_LIBS) $(GEN_LIBS) $(CBOR_LIBS) $(FWNT_LIBS)
 TESTS += tests/cross/prefix_cuts

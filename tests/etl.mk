@@ -1,6 +1,6 @@
 # ETL tests: round trips, container faults, truncation, the CLI (profiles,
 # modes, values against the model stream) and a throughput tool.
-ETL_TEST_LIBS = gen/libgcetl_w.a oracle/libgcetl_r.a spec/libgcspec.a $(FWNT_LIBS)
+ETL_TEST_LIBS = gen/formats/etl/libgcetl_w.a oracle/formats/etl/libgcetl_r.a spec/libgcspec.a $(FWNT_LIBS)
 ETL_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 
 check_PROGRAMS += tests/etl/roundtrip tests/etl/faults tests/etl/etldump

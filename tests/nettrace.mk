@@ -1,6 +1,7 @@
 # nettrace writer/reader tests: round trips, container faults, truncation and
 # a throughput tool (tests/real/real_trace.py runs it over the real captures).
-NETTRACE_TEST_LIBS = gen/libgcnettrace_w.a oracle/libgcnettrace_r.a util/libgcutil.a spec/libgcspec.a
+NETTRACE_TEST_LIBS = gen/formats/nettrace/libgcnettrace_w.a oracle/formats/nettrace/libgcnettrace_r.a \
+	oracle/formats/libgcblock.a spec/libgcspec.a util/libgcutil.a
 NETTRACE_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 
 check_PROGRAMS += tests/nettrace/roundtrip tests/nettrace/faults tests/nettrace/ntdump \

@@ -5,7 +5,7 @@ tests_oracle_oracle_test_SOURCES = tests/oracle/oracle_test.c \
 	tests/oracle/model_builder.h
 tests_oracle_oracle_test_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_srcdir)/tests $(CBOR_CFLAGS)
-tests_oracle_oracle_test_LDADD = oracle/liboracle.a util/libgcutil.a spec/libgcspec.a $(CBOR_LIBS) $(FWNT_LIBS)
+tests_oracle_oracle_test_LDADD = $(ORACLE_LIBS) $(CBOR_LIBS) $(FWNT_LIBS)
 TESTS += tests/oracle/oracle_test tests/oracle/cli.sh tests/oracle/cbor_output.sh
 EXTRA_DIST += tests/oracle/cli.sh tests/oracle/cbor_output.sh tests/oracle/cbor_same.py
 
@@ -14,7 +14,7 @@ check_PROGRAMS += tests/oracle/reorder_test
 tests_oracle_reorder_test_SOURCES = tests/oracle/reorder_test.c
 tests_oracle_reorder_test_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_srcdir)/tests
-tests_oracle_reorder_test_LDADD = oracle/liboracle.a util/libgcutil.a spec/libgcspec.a $(FWNT_LIBS)
+tests_oracle_reorder_test_LDADD = $(ORACLE_LIBS) $(FWNT_LIBS)
 TESTS += tests/oracle/reorder_test
 
 # The output's hand-written number formatters against snprintf and libcbor.
@@ -61,7 +61,7 @@ check_PROGRAMS += tests/oracle/model_faults
 tests_oracle_model_faults_SOURCES = tests/oracle/model_faults.c
 tests_oracle_model_faults_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_srcdir)/tests $(CBOR_CFLAGS)
-tests_oracle_model_faults_LDADD = oracle/liboracle.a util/libgcutil.a spec/libgcspec.a $(CBOR_LIBS) $(FWNT_LIBS)
+tests_oracle_model_faults_LDADD = $(ORACLE_LIBS) $(CBOR_LIBS) $(FWNT_LIBS)
 TESTS += tests/oracle/model_faults
 
 # The model stream's CBOR layer: our scanner against libcbor's streaming
@@ -69,7 +69,7 @@ TESTS += tests/oracle/model_faults
 check_PROGRAMS += tests/oracle/cbor_bench
 tests_oracle_cbor_bench_SOURCES = tests/oracle/cbor_bench.c
 tests_oracle_cbor_bench_CPPFLAGS = $(AM_CPPFLAGS) $(CBOR_CFLAGS)
-tests_oracle_cbor_bench_LDADD = oracle/liboracle.a util/libgcutil.a spec/libgcspec.a $(CBOR_LIBS) $(FWNT_LIBS)
+tests_oracle_cbor_bench_LDADD = $(ORACLE_LIBS) $(CBOR_LIBS) $(FWNT_LIBS)
 
 # A faster gcoracle must say exactly what the old one said: make
 # check-oracle-same (tests/same.mk), ORACLE_BASE=/path/to/the/old/gcoracle.

@@ -13,7 +13,6 @@
 #ifndef GEN_WRITER_H
 #define GEN_WRITER_H
 
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -103,23 +102,12 @@ extern const struct gen_writer_ops gen_write_model_ops;
  * are destroyed already); b_out stays the caller's. Options go to a. */
 struct gen_writer *gen_writer_tee(struct gen_writer *a, struct gen_writer *b, FILE *b_out);
 
-/* Record a failure in w->error (printf-style) and return -1. Inline here,
- * not in writer_table.c: every writer calls it, and the table names every
- * writer, so a definition there would tie each writer to all the others. */
-static inline int gen_writer_fail(struct gen_writer *w, const char *fmt, ...)
+/* Record a failure in w->error (printf-style) and return -1. */
+int gen_writer_fail(struct gen_writer *w, const char *fmt, ...)
 #ifdef __GNUC__
 	__attribute__((format(printf, 2, 3)))
 #endif
 	;
-static inline int gen_writer_fail(struct gen_writer *w, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(w->error, sizeof w->error, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 static inline const char *gen_writer_error(const struct gen_writer *w)
 {

@@ -4,6 +4,7 @@
  * `const struct gen_writer_ops gen_write_<name>_ops`, declare it below and
  * add it to gen_writer_formats.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "gen/formats/writer.h"

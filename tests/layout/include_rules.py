@@ -74,7 +74,9 @@ def layer_rules(t):
 def objects():
     """One object per source of the four layers: automake prefixes an
     object with its target's name (liboracle_a-decode.o), so the source is
-    what follows the last '-'; the first object of a source stands for all."""
+    what follows the last '-'. Each source is compiled once, but a tree
+    built before may still hold an object of another name: the newest
+    object of a source stands for it."""
     seen = {}
     for layer in LAYERS:
         for d, _, files in os.walk(os.path.join(BUILD, layer)):
@@ -83,7 +85,9 @@ def objects():
                     continue
                 rel = os.path.relpath(d, BUILD).replace(os.sep, '/')
                 src = rel + '/' + f.rsplit('-', 1)[-1][:-2] + '.c'
-                seen.setdefault(src, os.path.join(d, f))
+                path = os.path.join(d, f)
+                if src not in seen or os.path.getmtime(path) > os.path.getmtime(seen[src]):
+                    seen[src] = path
     return seen
 
 
