@@ -7,7 +7,8 @@
 dist_doc_DATA += docs/accepted-differences.md docs/diagnostics.md \
 	docs/faults.md docs/fuzzing.md docs/findings.md docs/ctf.md docs/etl.md docs/nettrace.md \
 	docs/real-runtime.md docs/real-parser-bugs.md docs/peers.md docs/spec.md docs/errata.md \
-	docs/oracle-performance.md docs/model-stream.cddl docs/oracle-output.cddl
+	docs/oracle-performance.md docs/same-output.md docs/model-stream.cddl \
+	docs/oracle-output.cddl
 
 install-data-hook: install-paths
 install-paths:
@@ -22,7 +23,7 @@ install-paths:
 	@f="$(DESTDIR)$(pkgconfigdir)/gcmutator.pc"; [ ! -f "$$f" ] || { \
 		sed -e 's|@prefix[@]|$(prefix)|' -e 's|@libdir[@]|$(libdir)|' \
 		    -e 's|@includedir[@]|$(includedir)|' -e 's|@PACKAGE_VERSION[@]|$(PACKAGE_VERSION)|' \
-		    $(srcdir)/fuzz/gcmutator.pc.in >"$$f.tmp" && mv "$$f.tmp" "$$f"; }
+		    $(srcdir)/fuzz/gcmutator/gcmutator.pc.in >"$$f.tmp" && mv "$$f.tmp" "$$f"; }
 .PHONY: install-paths
 
 # make distcheck installs into a staging prefix: what is installed names it.

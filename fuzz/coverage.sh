@@ -11,7 +11,7 @@ s=${top_srcdir:-.}
 b=${top_builddir:-.}
 w=$b/fuzz/work-cov
 mkdir -p "$w" "$b/fuzz/cov"
-clang -c -O1 -I"$b" "$s/fuzz/replay_main.c" -o "$w/replay_main.o"
+clang -c -O1 -I"$b" "$s/fuzz/harness/replay_main.c" -o "$w/replay_main.o"
 export LLVM_PROFILE_FILE="$w/build-%p.profraw"
 env SRC="$(cd "$s/.." && pwd)" GCCONFORM_SRC="$(cd "$s" && pwd)" GCCONFORM_BUILD="$(cd "$b" && pwd)" \
 	OUT="$b/fuzz/cov" WORK="$w" CC=clang CXX=clang++ \

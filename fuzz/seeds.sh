@@ -35,7 +35,7 @@ nettrace)
 	done
 	;;
 ctf)
-	# A trace directory travels as its ustar image (fuzz/gcm_tar.h).
+	# A trace directory travels as its ustar image (fuzz/gcmutator/gcm_tar.h).
 	for spec in "net8 -p net8" "net8-p4-server -p net8 --pointer-size 4 --heaps 2" \
 		"netcore3-stacks -p netcore3 --stacks" "exhaustive -m exhaustive"; do
 		name=${spec%% *}
@@ -85,7 +85,7 @@ example)
 	;;
 compare)
 	# First byte even: a decoder's JSON lines against the harness's case;
-	# odd: a corpus case file (fuzz/fuzz_compare.c).
+	# odd: a corpus case file (fuzz/harness/fuzz_compare.c).
 	a() { name=$1; shift; { printf '\000'; printf "$@"; } > "$dir/$name"; }
 	a decl '{"type":"decoder","name":"d","codes":true,"formats":["cbor-model"]}\n'
 	a events '{"type":"event","index":0,"name":"GCStart_V2","id":1,"version":2,"timestamp":1000,"thread":7,"fields":{"Count":1,"Depth":0}}\n{"type":"event","index":1,"name":"GCEnd_V1","id":2,"version":1}\n'
@@ -96,7 +96,7 @@ compare)
 	done
 	;;
 gcgen_args)
-	# gcgen's arguments, NUL-separated (fuzz/fuzz_gcgen_args.c).
+	# gcgen's arguments, NUL-separated (fuzz/harness/fuzz_gcgen_args.c).
 	a() { name=$1; shift; printf -- "$@" > "$dir/$name"; }
 	a small '--gcs\0003\000-o\000out'
 	a ctf '-f\000ctf\000--gcs\0002\000-o\000trace\000-e\000exp'

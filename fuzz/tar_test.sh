@@ -1,5 +1,5 @@
 #!/bin/sh
-# tar_test.sh - trace directories as one buffer (fuzz/gcm_tar.c): packing is
+# tar_test.sh - trace directories as one buffer (fuzz/gcmutator/gcm_tar.c): packing is
 # deterministic and a standard tar reader reads it back; unpacking takes a
 # standard archive, drops directory parts of names and tolerates damage. TAP.
 set -u

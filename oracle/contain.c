@@ -30,7 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "contain.h"
+#include "oracle/contain.h"
 
 static int report_fd = -1;     /* in the decoder: the pipe's write end */
 

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "diag.h"
+#include "oracle/diag.h"
 
 void or_diag_init(struct or_diag_sink *s)
 {

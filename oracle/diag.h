@@ -18,7 +18,7 @@
 
 #include <stdint.h>
 
-#include "gcspec.h"
+#include "spec/gcspec.h"
 
 #define OR_NO_EVENT UINT64_MAX /* a diagnostic about the file, not an event */
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "expect.h"
+#include "oracle/expect.h"
 
 static const char *find_key(const char *line, const char *key)
 {

@@ -16,7 +16,7 @@
 
 #include <stdio.h>
 
-#include "diag.h"
+#include "oracle/diag.h"
 
 struct or_expect_item {
 	int code;          /* GCSPEC_DIAG_*, or -1 for a family */

@@ -13,11 +13,11 @@
 #include "config.h"
 #include <errno.h>
 #include <stdio.h>
-#include "compare.h"
-#include "run_corpus.h"
-#include "expect.h"
-#include "output.h"
-#include "progress.h"
+#include "oracle/compare/compare.h"
+#include "oracle/run_corpus.h"
+#include "oracle/expect.h"
+#include "oracle/output/output.h"
+#include "oracle/progress.h"
 
 struct cli {
 	int json, cbor, quiet, expect_mode;

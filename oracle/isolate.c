@@ -16,8 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "contain.h"
-#include "isolate.h"
+#include "oracle/contain.h"
+#include "oracle/isolate.h"
 
 static double now(void)
 {

@@ -13,9 +13,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "diag.h"
-#include "reader.h"
-#include "reorder.h"
+#include "oracle/diag.h"
+#include "oracle/formats/reader.h"
+#include "oracle/reorder/reorder.h"
 
 struct or_decoded;
 struct or_check;
@@ -43,12 +43,16 @@ struct or_ctx {
 	void *on_event_arg;
 	/* Where the U00x notes already went: one note per distinct
 	 * (provider, id, version), and one per distinct other provider name. */
-	struct or_u64map *unknown_seen;
+	struct u64map *unknown_seen;
 	/* Read every file with this reader (or_reader_ops.format) instead of
 	 * probing; NULL to probe. */
 	const char *format;
 	/* A progress line on a terminal, or NULL (progress.h). */
 	struct or_progress *progress;
+	/* Per event-version (gcspec_events index), the fields or_decode_lean
+	 * must fill, one bit per field index: the checker's (or_check_keep(),
+	 * set by or_ctx_init). NULL: or_decode_lean decodes every field. */
+	const uint64_t *keep;
 };
 
 int or_ctx_init(struct or_ctx *ctx);

@@ -5,8 +5,8 @@
  */
 #include <time.h>
 
-#include "output.h"
-#include "progress.h"
+#include "oracle/output/output.h"
+#include "oracle/progress.h"
 
 static double now(void)
 {

@@ -21,10 +21,10 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-#include "check.h"
-#include "decode.h"
-#include "progress.h"
-#include "u64map.h"
+#include "oracle/check/check.h"
+#include "oracle/decode/decode.h"
+#include "oracle/progress.h"
+#include "util/u64map.h"
 
 void or_model_compare(struct or_ctx *ctx, const struct or_event *ev,
                       const struct or_decoded *dec);
@@ -34,19 +34,21 @@ int or_ctx_init(struct or_ctx *ctx)
 	memset(ctx, 0, sizeof *ctx);
 	or_diag_init(&ctx->diag);
 	ctx->check = or_check_new();
-	ctx->unknown_seen = or_u64map_new(4096);
+	ctx->unknown_seen = u64map_new(4096);
 	if (!ctx->check || !ctx->unknown_seen) {
 		or_ctx_free(ctx);
 		return -1;
 	}
 	ctx->info.pointer_size = 8;
+	/* The lean decoder fills the fields the checker reads. */
+	ctx->keep = or_check_keep();
 	return 0;
 }
 
 void or_ctx_free(struct or_ctx *ctx)
 {
 	or_check_free(ctx->check);
-	or_u64map_free(ctx->unknown_seen);
+	u64map_free(ctx->unknown_seen);
 	ctx->check = NULL;
 	ctx->unknown_seen = NULL;
 }
@@ -62,9 +64,9 @@ static uint64_t name_hash(const char *s)
 
 static int first_time(struct or_ctx *ctx, uint64_t key)
 {
-	if (or_u64map_get(ctx->unknown_seen, key))
+	if (u64map_get(ctx->unknown_seen, key))
 		return 0;
-	or_u64map_put(ctx->unknown_seen, key, 1); /* full: notes repeat; fine */
+	u64map_put(ctx->unknown_seen, key, 1); /* full: notes repeat; fine */
 	return 1;
 }
 

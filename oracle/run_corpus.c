@@ -22,10 +22,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "accept.h"
-#include "compare.h"
-#include "isolate.h"
-#include "run_corpus.h"
+#include "oracle/compare/accept.h"
+#include "oracle/compare/compare.h"
+#include "oracle/diag.h"
+#include "oracle/isolate.h"
+#include "oracle/run_corpus.h"
 
 #ifndef GCCONFORM_CORPUSDIR
 #define GCCONFORM_CORPUSDIR "/usr/local/share/gcconform/corpus"
@@ -205,13 +206,16 @@ static int run_case(struct run *r, const char *name)
 	fclose(rep);
 	/* The verdict. */
 	if (ir.verdict == ISO_CRASH)
-		snprintf(why, sizeof why, "GC-K019 the decoder crashed: %s", ir.detail);
+		snprintf(why, sizeof why, "%s the decoder crashed: %s",
+		         or_diag_code(GCSPEC_DIAG_K019), ir.detail);
 	else if (ir.verdict == ISO_TIMEOUT)
-		snprintf(why, sizeof why, "GC-K020 the decoder timed out: %s", ir.detail);
+		snprintf(why, sizeof why, "%s the decoder timed out: %s",
+		         or_diag_code(GCSPEC_DIAG_K020), ir.detail);
 	else if (strcmp(cr.result, "skip") == 0)
 		; /* a format the decoder says it does not read: its exit status does not count */
 	else if (cls == P_Y && ir.code != 0 && !(crc == 0 && cr.rejection_accepted))
-		snprintf(why, sizeof why, "GC-K021 the decoder failed on a valid case: %s", ir.detail);
+		snprintf(why, sizeof why, "%s the decoder failed on a valid case: %s",
+		         or_diag_code(GCSPEC_DIAG_K021), ir.detail);
 	else if (crc == 2)
 		snprintf(why, sizeof why, "the output could not be compared");
 	else if (crc == 1)
@@ -327,8 +331,9 @@ static void summary(struct run *r, unsigned unused)
 		printf("accepted differences: %" PRIu64 " by %zu entries of %s", acc, r->ac->n,
 		       r->ac->path);
 		if (unused)
-			printf("; %u entr%s accepted nothing%s", unused, unused == 1 ? "y" : "ies",
-			       r->allow_unused ? " (allowed)" : ": GC-K018");
+			printf("; %u entr%s accepted nothing%s%s", unused, unused == 1 ? "y" : "ies",
+			       r->allow_unused ? " (allowed)" : ": ",
+			       r->allow_unused ? "" : or_diag_code(GCSPEC_DIAG_K018));
 		putchar('\n');
 	}
 	printf("%u cases: %u passed, %u failed, %u skipped\n", r->ncases,
@@ -353,8 +358,9 @@ static unsigned check_unused(struct run *r)
 			const struct ac_entry *e = &r->ac->e[i];
 
 			if (!e->hits)
-				fprintf(r->tap, "# GC-K018 %s:%u: %s %s %s accepted nothing: the decoder "
-					"no longer has this difference; remove the entry\n", r->ac->path,
+				fprintf(r->tap, "# %s %s:%u: %s %s %s accepted nothing: the decoder "
+					"no longer has this difference; remove the entry\n",
+					or_diag_code(GCSPEC_DIAG_K018), r->ac->path,
 					e->line, ac_kind_name(e->kind), e->event, e->field);
 			else if (!r->quiet)
 				fprintf(r->tap, "# %s:%u: %s %s %s%s%s: %" PRIu64 " differences in %"
@@ -371,7 +377,8 @@ static unsigned check_unused(struct run *r)
 				unused);
 			for (size_t i = 0; i < r->ac->n; i++)
 				if (!r->ac->e[i].hits) {
-					fprintf(r->junit_body, "GC-K018 line %u: %s ", r->ac->e[i].line,
+					fprintf(r->junit_body, "%s line %u: %s ",
+						or_diag_code(GCSPEC_DIAG_K018), r->ac->e[i].line,
 						ac_kind_name(r->ac->e[i].kind));
 					xml_text(r->junit_body, r->ac->e[i].event);
 					fputc(' ', r->junit_body);

@@ -24,7 +24,7 @@ check-faults: all
 # gcgen's encoder writes (what truncate-at-field and extend-payload record).
 check_PROGRAMS += tests/cross/prefix_cuts
 tests_cross_prefix_cuts_SOURCES = tests/cross/prefix_cuts.c
-tests_cross_prefix_cuts_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/oracle \
+tests_cross_prefix_cuts_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_srcdir)/tests
-tests_cross_prefix_cuts_LDADD = oracle/liboracle.a gen/libgcgen.a gen/libgcspec.a $(CBOR_LIBS) $(FWNT_LIBS)
+tests_cross_prefix_cuts_LDADD = $(ORACLE_LIBS) $(GEN_LIBS) $(CBOR_LIBS) $(FWNT_LIBS)
 TESTS += tests/cross/prefix_cuts

@@ -1,11 +1,11 @@
 # CTF tests: round trips, faults, babeltrace2 as the peer.
-CTF_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/oracle -I$(top_srcdir)/tests
+CTF_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 
 # The reader on hand-built LTTng-shaped traces, cut and corrupted gcgen traces.
 check_PROGRAMS += tests/ctf/reader_test
 tests_ctf_reader_test_SOURCES = tests/ctf/reader_test.c
 tests_ctf_reader_test_CPPFLAGS = $(CTF_TEST_CPPFLAGS) $(CBOR_CFLAGS)
-tests_ctf_reader_test_LDADD = oracle/libgcctf_r.a gen/libgcgen.a gen/libgcspec.a $(CBOR_LIBS)
+tests_ctf_reader_test_LDADD = oracle/formats/ctf/libgcctf_r.a $(GEN_LIBS) $(CBOR_LIBS)
 
 TESTS += tests/ctf/reader_test
 
@@ -27,7 +27,7 @@ bench-parts: bench-ctf
 check_PROGRAMS += tests/ctf/ctfdump
 tests_ctf_ctfdump_SOURCES = tests/ctf/ctfdump.c
 tests_ctf_ctfdump_CPPFLAGS = $(CTF_TEST_CPPFLAGS)
-tests_ctf_ctfdump_LDADD = oracle/libgcctf_r.a gen/libgcspec.a
+tests_ctf_ctfdump_LDADD = oracle/formats/ctf/libgcctf_r.a spec/libgcspec.a
 
 # gcgen's event classes against those a real CoreCLR declared (recorded in
 # tests/ctf/coreclr-classes.txt); real CoreCLR LTTng captures when present

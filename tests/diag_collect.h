@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gcspec.h"
+#include "spec/gcspec.h"
 
 #define TEST_DIAGS_KEPT 64
 

@@ -2,7 +2,7 @@
 check_PROGRAMS += tests/gen/encode_test tests/gen/model_check tests/gen/outfile_test
 tests_gen_encode_test_SOURCES = tests/gen/encode_test.c
 tests_gen_encode_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
-tests_gen_encode_test_LDADD = gen/libgcgen.a gen/libgcspec.a $(CBOR_LIBS)
+tests_gen_encode_test_LDADD = $(GEN_LIBS) $(CBOR_LIBS)
 tests_gen_outfile_test_SOURCES = tests/gen/outfile_test.c
 tests_gen_outfile_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 tests_gen_outfile_test_LDADD = gen/libgcgen.a

@@ -1,14 +1,15 @@
 # nettrace writer/reader tests: round trips, container faults, truncation and
 # a throughput tool (tests/real/real_trace.py runs it over the real captures).
-NETTRACE_TEST_LIBS = gen/libgcnettrace_w.a oracle/libgcnettrace_r.a gen/libgcspec.a
-NETTRACE_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/oracle -I$(top_srcdir)/tests
+NETTRACE_TEST_LIBS = gen/formats/nettrace/libgcnettrace_w.a oracle/formats/nettrace/libgcnettrace_r.a \
+	oracle/formats/libgcblock.a spec/libgcspec.a util/libgcutil.a
+NETTRACE_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 
 check_PROGRAMS += tests/nettrace/roundtrip tests/nettrace/faults tests/nettrace/ntdump \
 	tests/nettrace/sp_model
-tests_nettrace_roundtrip_SOURCES = tests/nettrace/roundtrip.c tests/nettrace/ntcommon.h tests/diag_collect.h
+tests_nettrace_roundtrip_SOURCES = tests/nettrace/roundtrip.c tests/nettrace/ntcommon.h tests/diag_collect.h tests/synth_stream.h
 tests_nettrace_roundtrip_CPPFLAGS = $(NETTRACE_TEST_CPPFLAGS)
 tests_nettrace_roundtrip_LDADD = $(NETTRACE_TEST_LIBS)
-tests_nettrace_faults_SOURCES = tests/nettrace/faults.c tests/nettrace/ntcommon.h tests/diag_collect.h
+tests_nettrace_faults_SOURCES = tests/nettrace/faults.c tests/nettrace/ntcommon.h tests/diag_collect.h tests/synth_stream.h
 tests_nettrace_faults_CPPFLAGS = $(NETTRACE_TEST_CPPFLAGS)
 tests_nettrace_faults_LDADD = $(NETTRACE_TEST_LIBS)
 tests_nettrace_ntdump_SOURCES = tests/nettrace/ntdump.c
@@ -16,7 +17,7 @@ tests_nettrace_ntdump_CPPFLAGS = $(NETTRACE_TEST_CPPFLAGS)
 tests_nettrace_ntdump_LDADD = $(NETTRACE_TEST_LIBS)
 
 tests_nettrace_sp_model_SOURCES = tests/nettrace/sp_model.c
-tests_nettrace_sp_model_CPPFLAGS = $(NETTRACE_TEST_CPPFLAGS) -I$(top_srcdir)/gen
+tests_nettrace_sp_model_CPPFLAGS = $(NETTRACE_TEST_CPPFLAGS)
 tests_nettrace_sp_model_LDADD = $(NETTRACE_TEST_LIBS)
 
 TESTS += tests/nettrace/roundtrip tests/nettrace/faults tests/nettrace/sp_model

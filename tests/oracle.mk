@@ -3,24 +3,24 @@
 check_PROGRAMS += tests/oracle/oracle_test
 tests_oracle_oracle_test_SOURCES = tests/oracle/oracle_test.c \
 	tests/oracle/model_builder.h
-tests_oracle_oracle_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/oracle \
+tests_oracle_oracle_test_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_srcdir)/tests $(CBOR_CFLAGS)
-tests_oracle_oracle_test_LDADD = oracle/liboracle.a gen/libgcspec.a $(CBOR_LIBS) $(FWNT_LIBS)
+tests_oracle_oracle_test_LDADD = $(ORACLE_LIBS) $(CBOR_LIBS) $(FWNT_LIBS)
 TESTS += tests/oracle/oracle_test tests/oracle/cli.sh tests/oracle/cbor_output.sh
 EXTRA_DIST += tests/oracle/cli.sh tests/oracle/cbor_output.sh tests/oracle/cbor_same.py
 
-# The time-order window (oracle/reorder.c) against a stable sort.
+# The time-order window (oracle/reorder/reorder.c) against a stable sort.
 check_PROGRAMS += tests/oracle/reorder_test
 tests_oracle_reorder_test_SOURCES = tests/oracle/reorder_test.c
-tests_oracle_reorder_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/oracle \
+tests_oracle_reorder_test_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_srcdir)/tests
-tests_oracle_reorder_test_LDADD = oracle/liboracle.a gen/libgcspec.a $(FWNT_LIBS)
+tests_oracle_reorder_test_LDADD = $(ORACLE_LIBS) $(FWNT_LIBS)
 TESTS += tests/oracle/reorder_test
 
 # The output's hand-written number formatters against snprintf and libcbor.
 check_PROGRAMS += tests/oracle/out_fast_test
 tests_oracle_out_fast_test_SOURCES = tests/oracle/out_fast_test.c
-tests_oracle_out_fast_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/oracle \
+tests_oracle_out_fast_test_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_srcdir)/tests $(CBOR_CFLAGS)
 tests_oracle_out_fast_test_LDADD = $(CBOR_LIBS)
 TESTS += tests/oracle/out_fast_test
@@ -59,25 +59,17 @@ EXTRA_DIST += tests/oracle/bench.sh
 # its careful one.
 check_PROGRAMS += tests/oracle/model_faults
 tests_oracle_model_faults_SOURCES = tests/oracle/model_faults.c
-tests_oracle_model_faults_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/oracle \
+tests_oracle_model_faults_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_srcdir)/tests $(CBOR_CFLAGS)
-tests_oracle_model_faults_LDADD = oracle/liboracle.a gen/libgcspec.a $(CBOR_LIBS) $(FWNT_LIBS)
+tests_oracle_model_faults_LDADD = $(ORACLE_LIBS) $(CBOR_LIBS) $(FWNT_LIBS)
 TESTS += tests/oracle/model_faults
 
 # The model stream's CBOR layer: our scanner against libcbor's streaming
 # decoder (make bench-oracle prints both; docs/oracle-performance.md).
 check_PROGRAMS += tests/oracle/cbor_bench
 tests_oracle_cbor_bench_SOURCES = tests/oracle/cbor_bench.c
-tests_oracle_cbor_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/oracle $(CBOR_CFLAGS)
-tests_oracle_cbor_bench_LDADD = oracle/liboracle.a gen/libgcspec.a $(CBOR_LIBS) $(FWNT_LIBS)
+tests_oracle_cbor_bench_CPPFLAGS = $(AM_CPPFLAGS) $(CBOR_CFLAGS)
+tests_oracle_cbor_bench_LDADD = $(ORACLE_LIBS) $(CBOR_LIBS) $(FWNT_LIBS)
 
-# A faster gcoracle must say exactly what the old one said, on thousands of
-# generated streams (docs/oracle-performance.md):
-#   make check-oracle-same ORACLE_BASE=/path/to/the/old/gcoracle
-check-oracle-same: oracle/gcoracle$(EXEEXT) gen/gcgen$(EXEEXT)
-	@if test -z '$(ORACLE_BASE)'; then \
-		echo "check-oracle-same: set ORACLE_BASE=/path/to/the/old/gcoracle" >&2; exit 2; fi
-	$(SHELL) $(srcdir)/tests/oracle/same_output.sh '$(ORACLE_BASE)' ./oracle/gcoracle$(EXEEXT) \
-		./gen/gcgen$(EXEEXT)
-.PHONY: check-oracle-same
-EXTRA_DIST += tests/oracle/same_output.sh
+# A faster gcoracle must say exactly what the old one said: make
+# check-oracle-same (tests/same.mk), ORACLE_BASE=/path/to/the/old/gcoracle.

@@ -25,7 +25,7 @@
 
 #include "ccbor.h"
 #include "gccorpus.h"
-#include "gcspec.h"
+#include "spec/gcspec.h"
 
 #define MAX_FORMATS 32
 #define MAX_CLASSES 256

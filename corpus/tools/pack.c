@@ -24,7 +24,7 @@
 
 #include "ccbor.h"
 #include "gccorpus.h"
-#include "gcspec.h"
+#include "spec/gcspec.h"
 
 #define MAX_KV 32
 

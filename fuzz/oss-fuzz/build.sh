@@ -54,12 +54,12 @@ else
 	[ -x "$top/configure" ] || (cd "$top" && ./bootstrap)
 	# Configure's own checks need no instrumentation.
 	(cd "$b" && CFLAGS= CXXFLAGS= "$top/configure" --quiet)
-	make -s -C "$b" gen/gcspec_ids.h gen/gcspec_tables.c
+	make -s -C "$b" spec/gcspec_ids.h spec/gcspec_tables.c
 fi
 sources=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory -C "$b" fuzz-print-sources)
 harnesses=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory -C "$b" fuzz-print-harnesses)
 
-inc="-std=c11 -include $b/config.h -I$b -I$top/gen -I$b/gen -I$top/oracle -I$top/fuzz -I$top/tests $cbor_cflags $fwnt_cflags"
+inc="-std=c11 -include $b/config.h -I$b -I$top -I$top/fuzz/gcmutator -I$top/tests $cbor_cflags $fwnt_cflags"
 obj=$work/obj
 mkdir -p "$obj"
 path_of() { if [ -f "$b/$1" ] && [ ! -f "$top/$1" ]; then echo "$b/$1"; else echo "$top/$1"; fi; }
@@ -72,7 +72,7 @@ case " $CFLAGS " in *fuzzer-no-link*) nocov=-fno-sanitize=fuzzer-no-link ;; esac
 export CC CFLAGS inc obj nocov
 for s in $sources; do
 	# The example parser stands for another project's: the fuzzer sees its edges.
-	case $s in gen/gcspec_tables.c | fuzz/example_parser.c) extra= ;; gen/* | fuzz/*) extra=$nocov ;; *) extra= ;; esac
+	case $s in spec/gcspec_tables.c | fuzz/gcmutator/example_parser.c) extra= ;; gen/* | fuzz/*) extra=$nocov ;; *) extra= ;; esac
 	echo "$(path_of "$s") $obj/$(echo "$s" | tr / _ | sed 's/\.c$/.o/') ${extra:-none}"
 done | xargs -P "$jobs" -n 3 sh -c 'x=$2; [ "$x" = none ] && x=; $CC $CFLAGS $x $inc -c "$0" -o "$1" || exit 255'
 rm -f "$work/libfz.a"
@@ -83,8 +83,8 @@ for h in $harnesses; do
 	base=${h%_s}
 	def=
 	[ "$base" != "$h" ] && def=-DFZ_STRUCTURED
-	src=$top/fuzz/fuzz_$base.c
-	[ "$h" = example ] && src=$top/fuzz/gcm_example.c
+	src=$top/fuzz/harness/fuzz_$base.c
+	[ "$h" = example ] && src=$top/fuzz/gcmutator/gcm_example.c
 	$CC $CFLAGS $def $inc -c "$src" -o "$work/$h.o"
 	$CXX $CXXFLAGS "$work/$h.o" $LIB_FUZZING_ENGINE "$work/libfz.a" $cbor_libs $fwnt_libs -lm -o "$OUT/$h"
 done
@@ -92,7 +92,7 @@ done
 # Tools for the seeds and dictionaries, built like everything else but run
 # here (no engine; leak checks off: they are short-lived helpers).
 $CC $CFLAGS $inc -c "$top/gen/gcgen.c" -o "$work/gcgen.o"
-$CC $CFLAGS $inc -c "$top/fuzz/fuzz_tool.c" -o "$work/fuzz_tool.o"
+$CC $CFLAGS $inc -c "$top/fuzz/harness/fuzz_tool.c" -o "$work/fuzz_tool.o"
 $CXX $CXXFLAGS "$work/gcgen.o" "$work/libfz.a" $cbor_libs $fwnt_libs -lm -o "$work/gcgen"
 $CXX $CXXFLAGS "$work/fuzz_tool.o" "$work/libfz.a" $cbor_libs $fwnt_libs -lm -o "$work/fuzz_tool"
 export ASAN_OPTIONS=detect_leaks=0

@@ -24,6 +24,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import tap  # noqa: E402
+from tap import ok  # noqa: E402
 
 top_srcdir = os.path.abspath(os.environ.get("top_srcdir", "."))
 top_builddir = os.path.abspath(os.environ.get("top_builddir", "."))
@@ -31,24 +34,6 @@ oracle = os.path.join(top_builddir, "oracle", "gcoracle")
 corpus = os.path.join(top_srcdir, "corpus")
 CASE = "y_nettrace_v5_realistic_net8"
 COVERED_ELSEWHERE = {"dotnet": "tests/corpus/examples.sh and tests/peers/traceevent_accept.sh"}
-n = 0
-failed = 0
-
-
-def ok(cond, what, detail=""):
-    global n, failed
-    n += 1
-    failed += not cond
-    print(f"{'' if cond else 'not '}ok {n} - {what}")
-    if not cond:
-        for line in str(detail).splitlines()[:15]:
-            print(f"# {line}")
-
-
-def skip(what, why):
-    global n
-    n += 1
-    print(f"ok {n} - {what} # SKIP {why}")
 
 
 def snippets(path):
@@ -107,7 +92,7 @@ def run_one(doc, line, lang, body):
         if lang == "sh":
             tool = next((t for t in COVERED_ELSEWHERE if re.search(rf"\b{t}\b", body)), None)
             if tool and not shutil.which(tool):
-                skip(where, f"{tool} is not installed")
+                tap.skip(where, f"{tool} is not installed")
                 return
             if tool:
                 ok(True, f"{where}: run by {COVERED_ELSEWHERE[tool]}")
@@ -138,7 +123,7 @@ def run_one(doc, line, lang, body):
             ok("f.accept:" not in p.stderr, f"{where}: gcoracle compare --accept reads it", p.stderr)
         elif lang == "cmake":
             if not shutil.which("cmake"):
-                skip(where, "cmake is not installed")
+                tap.skip(where, "cmake is not installed")
                 return
             with open(os.path.join(d, "CMakeLists.txt"), "w") as f:
                 f.write("cmake_minimum_required(VERSION 3.10)\nproject(mydec C)\nenable_testing()\n"
@@ -150,7 +135,7 @@ def run_one(doc, line, lang, body):
             ok(p.returncode == 0, f"{where}: cmake configures it", p.stdout[-1500:] + p.stderr[-1500:])
         elif lang in ("go", "meson"):
             if not shutil.which(lang):
-                skip(where, f"{lang} is not installed")
+                tap.skip(where, f"{lang} is not installed")
                 return
             ok(False, f"{where}: no runner for {lang} snippets yet, though {lang} is installed")
         else:
@@ -171,5 +156,4 @@ if seed:
         p = subprocess.run(["sh", "-c", cmd], cwd=d, env=env, capture_output=True, text=True)
         ok(p.returncode == 0 and os.listdir(os.path.join(d, "seeds")),
            f"docs/fuzzing.md's seed command runs in an empty directory: {cmd.strip()}", p.stderr)
-print(f"1..{n}")
-sys.exit(1 if failed else 0)
+tap.done()

@@ -10,18 +10,18 @@
  * one and the checker's lean one) must say the same. GC-P008 (the cut fits
  * another version) may come too, and only for an event with other versions.
  * This is what gcgen's truncate-at-field and extend-payload classes record
- * (gen/mutate.c), checked here for every boundary rather than over seeds.
+ * (gen/faults/payload.c), checked here for every boundary rather than over seeds.
  * Tests may link both gen/ and oracle/: they share nothing else.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-#include "decode.h"
-#include "encode.h"
-#include "oracle.h"
+#include "oracle/check/check.h"
+#include "oracle/decode/decode.h"
+#include "gen/model/encode.h"
+#include "oracle/oracle.h"
 #include "tap.h"
-#include "values.h"
+#include "gen/model/values.h"
 
 #define MAXREC 64
 #define PAYLOAD_MAX (256 * 1024)

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "ctf_r.h"
+#include "oracle/formats/ctf/ctf_r.h"
 
 static uint64_t ndiag;
 /* Every payload's first byte goes here, so no compiler skips reading them. */

@@ -19,6 +19,9 @@ import bt2
 top, oracle = sys.argv[1], sys.argv[2]
 sys.path.insert(0, os.path.join(top, "tests", "spec"))
 import speclib  # noqa: E402
+sys.path.insert(0, os.path.join(top, "tests"))
+import tap  # noqa: E402
+from tap import ok  # noqa: E402
 
 WIDTH = {"UInt8": 1, "UInt16": 2, "UInt32": 4, "UInt64": 8, "Int8": 1, "Int16": 2, "Int32": 4,
          "Int64": 8, "Boolean": 4, "Float": 4, "Double": 8, "GUID": 16}
@@ -193,9 +196,6 @@ def oracle_events(path):
     return out, errors
 
 
-N = 0
-
-
 def known_bug(ours, peer):
     """babeltrace2 2.0.x (fixed later: review.lttng.org/c/babeltrace/+/4528)
     shows an empty string field with the value the field had in an earlier
@@ -214,17 +214,6 @@ def known_bug(ours, peer):
             elif isinstance(v, str):
                 seen.add(key)
     return n
-
-
-def ok(cond, what, why=None):
-    global N
-    N += 1
-    if not cond:
-        FAILED.append(what)
-    print(f"{'' if cond else 'not '}ok {N} - {what}")
-    if not cond and why:
-        print("# " + why[:400])
-    return cond
 
 
 def main():
@@ -258,15 +247,7 @@ def main():
         ok(bad is None, f"{name}: every event's name, time, thread and field values agree ({len(ours)} events)"
            + (f"; {stale} empty strings babeltrace2 2.0.4 shows stale" if stale else ""), bad)
         ok(errors == 0, f"{name}: gcoracle reports no error ({errors})")
-    print(f"1..{N}")
-    sys.exit(0 if all_ok() else 1)
-
-
-FAILED = []
-
-
-def all_ok():
-    return not FAILED
+    tap.done()
 
 
 main()

@@ -15,13 +15,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ctf_r.h"
-#include "ctf_w.h"
-#include "emit.h"
-#include "gcspec.h"
-#include "profiles.h"
-#include "rng.h"
-#include "sim.h"
+#include "oracle/formats/ctf/ctf_r.h"
+#include "gen/formats/ctf/ctf_w.h"
+#include "gen/model/emit.h"
+#include "spec/gcspec.h"
+#include "gen/model/profiles.h"
+#include "gen/model/rng.h"
+#include "gen/model/sim.h"
 #include "tap.h"
 
 static char dir[64];

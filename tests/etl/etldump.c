@@ -10,7 +10,7 @@
 
 #include <time.h>
 
-#include "etcommon.h"
+#include "tests/etl/etcommon.h"
 
 static double now(void)
 {
@@ -22,7 +22,7 @@ static double now(void)
 
 static int write_big(unsigned long n, const char *path, unsigned ps)
 {
-	static struct et_stream st;
+	static struct test_stream st;
 	struct gen_writer *w = gen_etl_new(NULL);
 	struct gen_stream_info in = et_info(ps);
 	FILE *f = fopen(path, "wb");
@@ -31,15 +31,15 @@ static int write_big(unsigned long n, const char *path, unsigned ps)
 
 	if (!w || !f)
 		return 2;
-	et_make(&st, ET_MAXEV, 3, 0);
+	et_make(&st, TEST_MAXEV, 3, 0);
 	t0 = now();
 	if (gen_write_etl_ops.begin(w, f, &in))
 		return 2;
 	for (unsigned long i = 0; i < n; i++) {
-		struct gen_event e = st.ev[i % ET_MAXEV];
+		struct gen_event e = st.ev[i % TEST_MAXEV];
 
-		if (i % ET_MAXEV == 0 && i)
-			base = st.ev[ET_MAXEV - 1].timestamp * (i / ET_MAXEV);
+		if (i % TEST_MAXEV == 0 && i)
+			base = st.ev[TEST_MAXEV - 1].timestamp * (i / TEST_MAXEV);
 		e.timestamp += base;
 		if (gen_write_etl_ops.event(w, &e))
 			return 2;

@@ -7,15 +7,15 @@
  */
 #include "config.h"
 
-#include "etcommon.h"
+#include "tests/etl/etcommon.h"
 #include "tap.h"
 
-static struct et_stream st;
+static struct test_stream st;
 
 struct readout {
 	struct test_diags d;
 	unsigned events;
-	uint64_t ends[ET_MAXEV]; /* one past each event's payload */
+	uint64_t ends[TEST_MAXEV]; /* one past each event's payload */
 	int opened;
 };
 
@@ -36,7 +36,7 @@ static void read_all(const uint8_t *buf, size_t len, struct readout *o)
 	o->opened = r != NULL;
 	if (r) {
 		while (etr_next(r, &ev) == OR_EVENT) {
-			if (o->events < ET_MAXEV)
+			if (o->events < TEST_MAXEV)
 				o->ends[o->events] = ev.payload_offset + ev.payload_len;
 			o->events++;
 		}
@@ -58,10 +58,10 @@ static void faults(const char *label, const uint8_t *base, size_t len, unsigned 
 				continue;
 			applied[fc]++;
 			read_all(m.data, m.len, &o);
-			if (!tap_ok(test_diags_has(&o.d, m.code, m.offset, m.offset_exact) &&
+			if (!tap_ok(test_diags_has(&o.d, gcspec_diags[m.code].code, m.offset, m.offset_exact) &&
 			            (m.loses_events ? o.events < nevents : o.events == nevents),
 			            "%s %s seed %llu: %s at %llu, %u of %u events %s",
-			            label, gen_etl_fault_name(fc), (unsigned long long)seed, m.code,
+			            label, gen_etl_fault_name(fc), (unsigned long long)seed, gcspec_diags[m.code].code,
 			            (unsigned long long)m.offset, o.events, nevents,
 			            m.loses_events ? "(some lost)" : "(none lost)"))
 				for (unsigned i = 0; i < o.d.n && i < 64; i++)
@@ -98,7 +98,7 @@ static void truncations(const char *label, const uint8_t *base, size_t len)
  * buffer are reported at the buffer's offset. */
 static void truncations_packed(const char *label, const uint8_t *base, size_t len)
 {
-	static uint64_t starts[ET_MAXEV];
+	static uint64_t starts[TEST_MAXEV];
 	struct readout o;
 	unsigned bad = 0, silent = 0, nev = 0;
 	FILE *f = fmemopen((void *)base, len, "rb");
@@ -107,7 +107,7 @@ static void truncations_packed(const char *label, const uint8_t *base, size_t le
 	struct etr_reader *r = etr_open(f, test_diags_report, &d, &info);
 	struct or_event ev;
 
-	while (r && etr_next(r, &ev) == OR_EVENT && nev < ET_MAXEV)
+	while (r && etr_next(r, &ev) == OR_EVENT && nev < TEST_MAXEV)
 		starts[nev++] = ev.offset;
 	etr_close(r);
 	fclose(f);
@@ -119,7 +119,7 @@ static void truncations_packed(const char *label, const uint8_t *base, size_t le
 			silent++;
 		/* The buffer at starts[i] is whole when the next starts by the cut. */
 		while (need < nev) {
-			size_t end = starts[need] + et_le32(base + starts[need]);
+			size_t end = starts[need] + le32(base + starts[need]);
 
 			if (end > cut)
 				break;
@@ -144,11 +144,11 @@ static void corruption(const uint8_t *base, size_t len)
 
 	for (unsigned i = 0; i < runs; i++) {
 		struct readout o;
-		unsigned flips = 1 + (unsigned)(et_rng(&s) % 8);
+		unsigned flips = 1 + (unsigned)(test_rng(&s) % 8);
 
 		memcpy(b, base, len);
 		for (unsigned k = 0; k < flips; k++)
-			b[et_rng(&s) % len] = (uint8_t)et_rng(&s);
+			b[test_rng(&s) % len] = (uint8_t)test_rng(&s);
 		read_all(b, len, &o);
 		bad += o.events > len / 0x30;
 		reported += o.d.errors > 0;

@@ -14,23 +14,15 @@ import struct
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import tap  # noqa: E402
+from tap import ok  # noqa: E402
 
 BUILD = os.environ.get("top_builddir", ".")
 GCGEN = os.path.join(BUILD, "gen", "gcgen")
 ORACLE = os.path.join(BUILD, "oracle", "gcoracle")
 NO_PER_PROCESSOR_BUFFERING = 0x10000000
 LFH = 0x48 + 0x20  # TRACE_LOGFILE_HEADER in buffer 0
-
-n = 0
-failed = 0
-
-
-def ok(cond, what):
-    global n, failed
-    n += 1
-    print(("ok" if cond else "not ok") + " %d - %s" % (n, what))
-    if not cond:
-        failed = 1
 
 
 def events(path):
@@ -93,8 +85,8 @@ def main():
         by_file = [r["timestamp"] for r in sorted(recs, key=lambda r: r["index"])]
         ok(ts == sorted(ts) and by_file != ts,
            "the file order is not time order, and gcoracle hands the events on in time order")
-    print("1..%d" % n)
-    return failed
+    print("1..%d" % tap.n)
+    return 1 if tap.failed else 0
 
 
 if __name__ == "__main__":

@@ -25,6 +25,9 @@ import sys
 import tempfile
 import tomllib
 import zipfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import tap  # noqa: E402
+from tap import ok  # noqa: E402
 
 TOP = os.environ.get("top_srcdir", ".")
 BUILD = os.environ.get("top_builddir", ".")
@@ -76,17 +79,6 @@ TE_ENUMS = {
         "expand_no_memory", "expand_next_full_gc"]),
     ("GCFitBucketInfo", "BucketKind"): {0: "FLItem", 1: "PlugsInCondemned"},
 }
-
-n = 0
-failed = 0
-
-
-def ok(cond, what):
-    global n, failed
-    n += 1
-    print(("ok" if cond else "not ok") + " %d - %s" % (n, what))
-    if not cond:
-        failed = 1
 
 
 def spec_tables():
@@ -331,8 +323,8 @@ def main():
            "SelfDescribingSingleEvent (compressed; header buffer SavedOffset 440, Offset 520): "
            "19 events of other providers, no error, no warning")
         mutated(os.path.join(REAL, "SelfDescribingSingleEvent.etl"), t)
-    print("1..%d" % n)
-    return failed
+    print("1..%d" % tap.n)
+    return 1 if tap.failed else 0
 
 
 if __name__ == "__main__":

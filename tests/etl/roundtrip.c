@@ -11,10 +11,10 @@
 
 #include <unistd.h>
 
-#include "etcommon.h"
+#include "tests/etl/etcommon.h"
 #include "tap.h"
 
-static struct et_stream st;
+static struct test_stream st;
 
 static int same(const struct gen_event *g, const struct or_event *r)
 {
@@ -75,17 +75,17 @@ static int structure(const uint8_t *b, size_t len, uint32_t bsize, unsigned ps, 
 	if (len % bsize)
 		return 0;
 	*why = "BuffersWritten differs from the buffers present";
-	if (et_le32(b + 0x48 + 0x20 + 0x24) != n)
+	if (le32(b + 0x48 + 0x20 + 0x24) != n)
 		return 0;
 	*why = "logfile header record type";
 	if (b[0x4A] != (ps == 4 ? 0x01 : 0x02) || b[0x4B] != 0xC0 || b[0x4E] || b[0x4F])
 		return 0;
 	for (size_t i = 0; i < n; i++) {
 		const uint8_t *p = b + i * bsize;
-		uint32_t off = et_le32(p + 0x30), pos = 0x48;
+		uint32_t off = le32(p + 0x30), pos = 0x48;
 
 		*why = "buffer header: size, offsets or type";
-		if (et_le32(p) != bsize || et_le32(p + 4) != off || off % 8 || off < 0x48 || off > bsize ||
+		if (le32(p) != bsize || le32(p + 4) != off || off % 8 || off < 0x48 || off > bsize ||
 		    p[0x36] != (i ? 0 : 4) || p[0x37])
 			return 0;
 		*why = "buffer tail is not all 0xFF";
@@ -117,25 +117,25 @@ static int structure(const uint8_t *b, size_t len, uint32_t bsize, unsigned ps, 
  * LogFileMode says compressed. */
 static int packed_structure(const uint8_t *b, size_t len, uint32_t bsize, const char **why)
 {
-	size_t at = et_le32(b), n = 1;
+	size_t at = le32(b), n = 1;
 
 	*why = "LogFileMode lacks EVENT_TRACE_COMPRESSED_MODE, or buffer 0 is not a multiple of 512";
-	if (!(et_le32(b + 0x48 + 0x20 + 0x20) & 0x04000000u) || at % 512 || at >= bsize ||
-	    et_le32(b + 0x48 + 0x20) != bsize || b[0x36] != 4)
+	if (!(le32(b + 0x48 + 0x20 + 0x20) & 0x04000000u) || at % 512 || at >= bsize ||
+	    le32(b + 0x48 + 0x20) != bsize || b[0x36] != 4)
 		return 0;
 	while (at < len) {
 		const uint8_t *p = b + at;
-		uint32_t size = et_le32(p), off = et_le32(p + 0x30);
+		uint32_t size = le32(p), off = le32(p + 0x30);
 
 		*why = "a later buffer: not flagged compressed, or its sizes are wrong";
 		if (at + 0x48 > len || !(p[0x34] & 0x40) || size <= 0x48 || size > bsize ||
-		    at + size > len || off < 0x48 || off > bsize || et_le32(p + 4) != off || p[0x36])
+		    at + size > len || off < 0x48 || off > bsize || le32(p + 4) != off || p[0x36])
 			return 0;
 		at += size;
 		n++;
 	}
 	*why = "BuffersWritten differs from the buffers present";
-	return et_le32(b + 0x48 + 0x20 + 0x24) == n;
+	return le32(b + 0x48 + 0x20 + 0x24) == n;
 }
 
 static void one_packed(unsigned ps, uint32_t bsize, int stacks, unsigned kernel)
@@ -207,18 +207,18 @@ static void clock_fields(void)
 	last = st.ev[st.n - 1].timestamp;
 	b = et_write(&st, &o, 8, &len);
 	lf = b + 0x48 + 0x20;
-	tap_ok(et_le64(lf + 0x100) == 10000000 && et_le32(lf + 0x110) == 1 &&
-	       et_le64(lf + 0x108) == start_ft && et_le64(b + 0x48 + 0x10) == 4000 &&
-	       et_le64(lf + 0x10) == start_ft + (last - 4000) &&
-	       et_le32(lf + 0x2C) == 8 && et_le32(lf + 0x20) == 0x10000001u &&
-	       et_le32(lf + 0x0C) == 4,
+	tap_ok(le64(lf + 0x100) == 10000000 && le32(lf + 0x110) == 1 &&
+	       le64(lf + 0x108) == start_ft && le64(b + 0x48 + 0x10) == 4000 &&
+	       le64(lf + 0x10) == start_ft + (last - 4000) &&
+	       le32(lf + 0x2C) == 8 && le32(lf + 0x20) == 0x10000001u &&
+	       le32(lf + 0x0C) == 4,
 	       "logfile header: PerfFreq 10 MHz, QPC clock, StartTime at the header record's timestamp, EndTime at the last event, pointer size, per-processor buffering off");
 	/* 32-bit: the pointers shrink, everything after moves up 8 bytes. */
 	free(b);
 	b = et_write(&st, &o, 4, &len);
 	lf = b + 0x48 + 0x20;
-	tap_ok(et_le64(lf + 0xF8) == 10000000 && et_le64(lf + 0x100) == start_ft &&
-	       et_le32(lf + 0x2C) == 4 && et_le32(b + 0x48 + 4) % 65536 == 0x20 + 0x110 + 2 * (20 + 19),
+	tap_ok(le64(lf + 0xF8) == 10000000 && le64(lf + 0x100) == start_ft &&
+	       le32(lf + 0x2C) == 4 && le32(b + 0x48 + 4) % 65536 == 0x20 + 0x110 + 2 * (20 + 19),
 	       "32-bit logfile header: 0x110 bytes, PerfFreq at 0xF8, then the logger and file names");
 	free(b);
 }
@@ -246,10 +246,10 @@ static void stacks(void)
 				seen++;
 				good = (r[4] & 1) && x[2] == (ps == 4 ? 5 : 6) && !(x[4] & 1) &&
 				       (uint32_t)(x[6] | x[7] << 8) == 8 + n * ps &&
-				       et_le64(x + 8) == st.ev[i].stack_id;
+				       le64(x + 8) == st.ev[i].stack_id;
 				for (unsigned k = 0; k < n && good; k++)
-					good = ps == 4 ? et_le32(x + 16 + 4 * k) == (uint32_t)ips[k]
-					               : et_le64(x + 16 + 8 * k) == ips[k];
+					good = ps == 4 ? le32(x + 16 + 4 * k) == (uint32_t)ips[k]
+					               : le64(x + 16 + 8 * k) == ips[k];
 				ok += good;
 			}
 			pos += (size + 7u) & ~7u;

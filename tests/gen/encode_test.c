@@ -2,8 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit.h"
-#include "encode.h"
+#include "gen/model/emit.h"
+#include "gen/model/encode.h"
 #include "tap.h"
 
 static struct gen_values v;

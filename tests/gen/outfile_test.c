@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "outfile.h"
+#include "gen/formats/outfile.h"
 #include "tap.h"
 
 static char dir[] = "/tmp/outfile_test.XXXXXX";

@@ -6,15 +6,15 @@
  */
 #include "config.h"
 
-#include "ntcommon.h"
+#include "tests/nettrace/ntcommon.h"
 #include "tap.h"
 
-static struct nt_stream st;
+static struct test_stream st;
 
 struct readout {
 	struct test_diags d;
 	unsigned events;
-	uint64_t ends[NT_MAXEV]; /* one past each event's payload */
+	uint64_t ends[TEST_MAXEV]; /* one past each event's payload */
 	int opened;
 };
 
@@ -37,7 +37,7 @@ static void read_all(const uint8_t *buf, size_t len, struct readout *o)
 		for (enum or_status st_; (st_ = ntr_next(r, &ev)) > OR_END;) {
 			if (st_ == OR_SYNC)
 				continue;
-			if (o->events < NT_MAXEV)
+			if (o->events < TEST_MAXEV)
 				o->ends[o->events] = ev.payload_offset + ev.payload_len;
 			o->events++;
 		}
@@ -58,9 +58,9 @@ static void faults(const char *label, const uint8_t *base, size_t len, unsigned 
 				continue;
 			applied[fc]++;
 			read_all(m.data, m.len, &o);
-			if (!tap_ok(test_diags_has(&o.d, m.code, m.offset, m.offset_exact),
+			if (!tap_ok(test_diags_has(&o.d, gcspec_diags[m.code].code, m.offset, m.offset_exact),
 			            "%s %s seed %llu: %s at %llu%s", label, gen_nettrace_fault_name(fc),
-			            (unsigned long long)seed, m.code, (unsigned long long)m.offset,
+			            (unsigned long long)seed, gcspec_diags[m.code].code, (unsigned long long)m.offset,
 			            m.offset_exact ? "" : " (approx)"))
 				for (unsigned i = 0; i < o.d.n && i < 64; i++)
 					tap_diag("got %s @%llu", o.d.code[i], (unsigned long long)o.d.offset[i]);

@@ -18,7 +18,7 @@ For V5 and V6, every option (and all of them together) must:
                                describing every spec event (first-use: a
                                metadata block comes after an EventBlock)
 By default sequence points go where the runtime puts them (every 10 MiB of
-its thread buffers, gen/nettrace_wsp.h): a long stream gets several, each
+its thread buffers, gen/formats/nettrace/nettrace_wsp.h): a long stream gets several, each
 after more than 1 MB and at most 10 MiB of EventBlocks, and --sp-every end
 leaves only the final one; both read back as the same events.
 Bad option values are usage errors (exit 2), and so are the options with a
@@ -30,24 +30,13 @@ import struct
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import tap  # noqa: E402
+from tap import ok  # noqa: E402
 
 top_builddir = os.environ.get("top_builddir", ".")
 gcgen = os.path.join(top_builddir, "gen", "gcgen")
 oracle = os.path.join(top_builddir, "oracle", "gcoracle")
-
-n = 0
-failed = 0
-
-
-def ok(cond, what, detail=""):
-    global n, failed
-    n += 1
-    failed += not cond
-    print(f"{'' if cond else 'not '}ok {n} - {what}")
-    if not cond and detail:
-        for line in str(detail).splitlines()[:10]:
-            print(f"# {line}")
-    return cond
 
 
 V6_KINDS = {0: "EndOfStream", 1: "Trace", 2: "EventBlock", 3: "MetadataBlock",
@@ -218,5 +207,4 @@ with tempfile.TemporaryDirectory() as tmp:
                            capture_output=True, text=True)
         ok(p.returncode == 2 and p.stderr.strip() and not os.path.exists(os.path.join(tmp, "u")),
            f"gcgen {' '.join(args)}: usage error (exit 2), no file", f"exit {p.returncode}: {p.stderr}")
-print(f"1..{n}")
-sys.exit(1 if failed else 0)
+tap.done()

@@ -8,7 +8,7 @@
 
 #include <time.h>
 
-#include "ntcommon.h"
+#include "tests/nettrace/ntcommon.h"
 
 static double now(void)
 {
@@ -20,7 +20,7 @@ static double now(void)
 
 static int write_big(unsigned long n, const char *path, unsigned version)
 {
-	static struct nt_stream st;
+	static struct test_stream st;
 	struct gen_nettrace_opts o = { version, 0, 0, 0, 0, 8 };
 	struct gen_writer *w = gen_nettrace_new(&o);
 	struct gen_stream_info in = nt_info(8);
@@ -30,15 +30,15 @@ static int write_big(unsigned long n, const char *path, unsigned version)
 
 	if (!w || !f)
 		return 2;
-	nt_make(&st, NT_MAXEV, 3);
+	nt_make(&st, TEST_MAXEV, 3);
 	t0 = now();
 	if (gen_write_nettrace_v5_ops.begin(w, f, &in))
 		return 2;
 	for (unsigned long i = 0; i < n; i++) {
-		struct gen_event e = st.ev[i % NT_MAXEV];
+		struct gen_event e = st.ev[i % TEST_MAXEV];
 
-		if (i % NT_MAXEV == 0 && i)
-			base = st.ev[NT_MAXEV - 1].timestamp * (i / NT_MAXEV);
+		if (i % TEST_MAXEV == 0 && i)
+			base = st.ev[TEST_MAXEV - 1].timestamp * (i / TEST_MAXEV);
 		e.timestamp += base;
 		if (gen_write_nettrace_v5_ops.event(w, &e))
 			return 2;

@@ -7,10 +7,10 @@
  */
 #include "config.h"
 
-#include "ntcommon.h"
+#include "tests/nettrace/ntcommon.h"
 #include "tap.h"
 
-static struct nt_stream st;
+static struct test_stream st;
 
 static int same(const struct gen_event *g, const struct or_event *r, unsigned version, int full)
 {

@@ -1,12 +1,12 @@
 /*
  * sp_model.c - where gcgen's nettrace writer puts sequence points by default:
- * the runtime's thread-buffer model (gen/nettrace_wsp.h), checked against
+ * the runtime's thread-buffer model (gen/formats/nettrace/nettrace_wsp.h), checked against
  * values worked out by hand from the runtime's rules: buffers of 100 KiB
  * times one more than the thread's unwritten buffers (at most 1 MiB), a
  * sequence point when a buffer no longer fits in what is left of 10 MiB,
  * every buffer taken by the session's writer every 100 ms.
  */
-#include "nettrace_wsp.h"
+#include "gen/formats/nettrace/nettrace_wsp.h"
 #include "tap.h"
 
 #define FREQ 10000000u  /* 10 MHz: 100 ms is 1000000 ticks */

@@ -1,6 +1,6 @@
 /*
  * cbor_bench.c - the model stream's CBOR layer, two ways: gcoracle's
- * in-place scanner (oracle/model_scan.c) and libcbor's streaming decoder
+ * in-place scanner (oracle/formats/model/model_scan.c) and libcbor's streaming decoder
  * (cbor_stream_decode with callbacks), doing the same work: find each event
  * map, take its header fields, provider, name and payload, step over its
  * "fields". Payload decoding and checking are left out: only the CBOR
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "model_scan.h"
+#include "oracle/formats/model/model_scan.h"
 
 struct sum {
 	uint64_t events, check;

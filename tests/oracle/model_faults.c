@@ -13,9 +13,9 @@
 #include <string.h>
 
 #include "model_builder.h"
-#include "decode.h"
-#include "oracle.h"
-#include "read_model.h"
+#include "oracle/decode/decode.h"
+#include "oracle/oracle.h"
+#include "oracle/formats/model/read_model.h"
 #include "tap.h"
 
 /* What one run reported, as text lines, to compare runs. */

@@ -12,9 +12,9 @@
  */
 #include "config.h"
 
-#include "ntcommon.h"
+#include "tests/nettrace/ntcommon.h"
 
-static struct nt_stream st;
+static struct test_stream st;
 
 static int put(const char *dir, const char *name, unsigned v, const uint8_t *data, size_t len,
                const char *code)
@@ -76,7 +76,7 @@ int main(int argc, char **argv)
 			if (gen_nettrace_mutate(base, len, fc, 7919, &m, &why))
 				continue;
 			if (put(argv[1], gen_nettrace_fault_name(fc), versions[v], m.data, m.len,
-			        m.code))
+			        gcspec_diags[m.code].code))
 				return 1;
 			free(m.data);
 			written++;

@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check.h"
-#include "decode.h"
+#include "oracle/check/check.h"
+#include "oracle/decode/decode.h"
 #include "model_builder.h"
-#include "oracle.h"
+#include "oracle/oracle.h"
 #include "tap.h"
 
 #define MAXREC 4096

@@ -1,5 +1,5 @@
 /*
- * out_fast_test.c - the output's hand-written formatters (oracle/out_fast.h)
+ * out_fast_test.c - the output's hand-written formatters (oracle/output/out_fast.h)
  * against the library ways they replace: decimal against snprintf's %llu,
  * CBOR heads against libcbor's cbor_encode_uint, on every power of two and
  * of ten and their neighbours and on a million pseudo-random values of
@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "out_fast.h"
+#include "oracle/output/out_fast.h"
 #include "tap.h"
 
 static uint64_t rng = 0x9E3779B97F4A7C15ULL;

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reorder.h"
+#include "oracle/reorder/reorder.h"
 #include "tap.h"
 
 #define MAXEV 20000

@@ -30,6 +30,9 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "spec"))
 import speclib  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import tap  # noqa: E402
+from tap import ok  # noqa: E402
 
 top_srcdir = os.environ.get("top_srcdir", os.path.join(os.path.dirname(__file__), "..", ".."))
 top_builddir = os.environ.get("top_builddir", ".")
@@ -40,26 +43,6 @@ proj = os.path.join(proj_dir, "TraceEventPeer.csproj")
 FORMATS = ("nettrace-v5", "nettrace-v6", "nettrace-v5-full", "nettrace-v6-full")
 PROVIDERS = {"Microsoft-Windows-DotNETRuntime", "Microsoft-Windows-DotNETRuntimePrivate",
              "Microsoft-Windows-DotNETRuntimeRundown"}
-
-n = 0
-failed = 0
-
-
-def ok(cond, what, detail=""):
-    global n, failed
-    n += 1
-    failed += not cond
-    print(f"{'' if cond else 'not '}ok {n} - {what}")
-    if not cond and detail:
-        for line in str(detail).splitlines()[:20]:
-            print(f"# {line}")
-    sys.stdout.flush()
-    return cond
-
-
-def skip(why):
-    print(f"1..0 # SKIP {why}")
-    sys.exit(0)
 
 
 def norm(v):
@@ -81,7 +64,7 @@ def known_divergences():
 
 
 if not shutil.which("dotnet"):
-    skip("the .NET SDK (dotnet) is not installed")
+    tap.skip_all("the .NET SDK (dotnet) is not installed")
 
 # Restore: the NuGet feed first, then offline from the local package folders.
 local = [d for d in ("/opt/nuget/packages", os.path.expanduser("~/.nuget/packages")) if os.path.isdir(d)]
@@ -93,11 +76,11 @@ if restore.returncode != 0 and local:
                              capture_output=True, text=True)
 if restore.returncode != 0:
     err = [line.strip() for line in (restore.stdout + restore.stderr).splitlines() if "error" in line]
-    skip("TraceEvent 4.0.0 cannot be restored: " + (err[0] if err else "dotnet restore failed"))
+    tap.skip_all("TraceEvent 4.0.0 cannot be restored: " + (err[0] if err else "dotnet restore failed"))
 build = subprocess.run(["dotnet", "build", proj, "-c", "Release", "--no-restore", "-nologo", "-v", "quiet",
                         "-nodeReuse:false"], capture_output=True, text=True)
 if not ok(build.returncode == 0, "the TraceEvent peer builds", build.stdout + build.stderr):
-    print(f"1..{n}")
+    print(f"1..{tap.n}")
     sys.exit(1)
 peer = os.path.join(proj_dir, "bin", "Release", "net10.0", "TraceEventPeer.dll")
 profiles = [line.split()[0] for line in
@@ -246,5 +229,4 @@ with tempfile.TemporaryDirectory() as tmp:
     for k, (c, ex) in sorted(found.items()):
         if k[0] == "runtime" and k[3] not in ("signed", "absent-field"):
             print(f"# divergence {' | '.join(k)} x{c}: {ex[:200]}")
-print(f"1..{n}")
-sys.exit(1 if failed else 0)
+tap.done()

@@ -19,26 +19,15 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import speclib  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from matrix import PENDING  # noqa: E402  (behaviours the oracle has still to learn)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import tap  # noqa: E402
+from tap import ok  # noqa: E402
 
 top_srcdir = os.environ.get("top_srcdir", os.path.join(os.path.dirname(__file__), "..", ".."))
 top_builddir = os.environ.get("top_builddir", ".")
 oracle = os.path.join(top_builddir, "oracle", "gcoracle")
 fixdir = os.path.join(top_srcdir, "tests", "real", "fixtures")
 RUNTIME = "Microsoft-Windows-DotNETRuntime"
-
-n = 0
-failed = 0
-
-
-def ok(cond, what, detail=""):
-    global n, failed
-    n += 1
-    failed += not cond
-    print(f"{'' if cond else 'not '}ok {n} - {what}")
-    if not cond and detail:
-        for line in str(detail).splitlines()[:15]:
-            print(f"# {line}")
-    return cond
 
 
 by_key = {(ev["id"], ev["version"]): ev["symbol"]
@@ -81,5 +70,4 @@ for name in names:
             diff.append(f"{sym}: gcoracle {per.get(sym, 0)}, TraceEvent {count}")
     ok(not diff, f"{what}: every runtime event-version as TraceEvent counted it", "\n".join(diff))
 ok(len(runtimes) >= 5, f"fixtures of {len(runtimes)} runtimes: {', '.join(sorted(runtimes))}")
-print(f"1..{n}")
-sys.exit(1 if failed else 0)
+tap.done()

@@ -44,6 +44,9 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import errata_evidence as ee  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import tap  # noqa: E402
+from tap import ok  # noqa: E402
 
 top_srcdir = os.environ.get("top_srcdir", os.path.join(os.path.dirname(__file__), "..", ".."))
 top_builddir = os.environ.get("top_builddir", ".")
@@ -97,27 +100,6 @@ PENDING = [
     # were here until the oracle learned them (issue 15).
 ]
 METHODS = ["env", "dotnet-trace"]
-
-n = 0
-failed = 0
-
-
-def ok(cond, what, detail=""):
-    global n, failed
-    n += 1
-    failed += not cond
-    print(f"{'' if cond else 'not '}ok {n} - {what}")
-    if not cond and detail:
-        for line in str(detail).splitlines()[:15]:
-            print(f"# {line}")
-    sys.stdout.flush()
-    return cond
-
-
-def skip(what, why):
-    global n
-    n += 1
-    print(f"ok {n} - {what} # SKIP {why}")
 
 
 def plan(which):
@@ -390,7 +372,7 @@ def check(evd, label, vprefix, name, mode, kwset, capdir, counter, counter_why, 
     ok(not unknown, f"{name}: {len(res['not_in_spec'])} kinds of listener event outside the spec, "
        "each counted by gcoracle", f"not counted: {unknown}")
     if counter is None:
-        skip(f"{name}: totals against TraceEvent", counter_why)
+        tap.skip(f"{name}: totals against TraceEvent", counter_why)
     else:
         te = traceevent_count(counter, base + ".nettrace")
         if not ok("error" not in te, f"{name}: TraceEvent reads the file", te.get("error")):
@@ -469,7 +451,7 @@ def main(argv):
         if exe is None and why.startswith("build failed"):
             ok(False, f"the workload builds for .NET {label}", why)
         elif exe is None:
-            skip(f"the workload builds for .NET {label}", why)
+            tap.skip(f"the workload builds for .NET {label}", why)
         else:
             ok(True, f"the workload builds for .NET {label} ({folder})")
             exes[label] = exe
@@ -490,10 +472,10 @@ def main(argv):
         _, _, vprefix, prefix = next(r for r in RUNTIMES if r[0] == label)
         name = f"net{label}-{mode}-{method}-{kwset}"
         if label not in exes:
-            skip(name, f"no .NET {label} workload")
+            tap.skip(name, f"no .NET {label} workload")
             continue
         if method == "dotnet-trace" and trace_exe is None:
-            skip(name, trace_why)
+            tap.skip(name, trace_why)
             continue
         t1 = time.monotonic()
         good, detail = capture(exes[label], label, prefix, name, mode, method, kwset, capdir, trace_exe)
@@ -501,10 +483,10 @@ def main(argv):
             continue
         row = {"runtime": label, "mode": mode, "method": method, "keywords": kwset}
         evd = evds.setdefault(label, ee.Evidence(top_srcdir))
-        before = failed
+        before = tap.failed
         check(evd, label, vprefix, name, mode, kwset, capdir, counter, counter_why, row)
         rows.append(row)
-        if which == "full" and failed == before and "--keep" not in argv:
+        if which == "full" and tap.failed == before and "--keep" not in argv:
             # the whole matrix writes about a gigabyte; a passed capture's bulk goes
             for ext in (".nettrace", ".listener.jsonl"):
                 os.remove(os.path.join(capdir, name + ext))
@@ -553,8 +535,8 @@ def main(argv):
               f"{r['keywords']} | {r.get('events', '-')} | {r.get('gcs', '-')} | "
               f"{r.get('refused') or d or '-'} |")
     print(f"# {len(rows)} captures in {time.monotonic() - t0:.0f} s")
-    print(f"1..{n}")
-    return 1 if failed else 0
+    print(f"1..{tap.n}")
+    return 1 if tap.failed else 0
 
 
 if __name__ == "__main__":

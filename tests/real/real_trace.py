@@ -25,27 +25,15 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import errata_evidence as ee  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import tap  # noqa: E402
+from tap import ok  # noqa: E402
 
 top_srcdir = os.environ.get("top_srcdir", os.path.join(os.path.dirname(__file__), "..", ".."))
 top_builddir = os.environ.get("top_builddir", ".")
 oracle = os.path.join(top_builddir, "oracle", "gcoracle")
 ntdump = os.path.join(top_builddir, "tests", "nettrace", "ntdump")
 outdir = os.path.join(top_builddir, "tests", "real", "capture")
-
-n = 0
-failed = 0
-
-
-def ok(cond, what, detail=""):
-    global n, failed
-    n += 1
-    failed += not cond
-    print(f"{'' if cond else 'not '}ok {n} - {what}")
-    if not cond and detail:
-        for line in str(detail).splitlines()[:15]:
-            print(f"# {line}")
-    sys.stdout.flush()
-    return cond
 
 
 def documented_codes():
@@ -64,7 +52,7 @@ if cap.returncode == 77:
     print("1..0 # SKIP " + cap.stderr.strip().splitlines()[-1])
     sys.exit(0)
 if not ok(cap.returncode == 0, "the workload ran under the real runtime", cap.stderr):
-    print(f"1..{n}")
+    print(f"1..{tap.n}")
     sys.exit(1)
 
 explained = documented_codes()
@@ -131,5 +119,4 @@ for er in errata:
         ok(not conf, f"{label}: not confirmed, and the traces do not show it ({what})",
            f"marked confirmed ({conf}) but the traces do not show it: {what}")
 print(f"# errata: {nshown} of {len(errata)} shown by .NET {runtime} ({rid})")
-print(f"1..{n}")
-sys.exit(1 if failed else 0)
+tap.done()

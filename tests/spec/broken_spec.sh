@@ -22,7 +22,7 @@ check() {
 	if cmp -s "$top_srcdir/$file" "$work/t/$file"; then
 		echo "not ok $n - $what # the edit changed nothing"; fail=1; return
 	fi
-	msg=$("$PYTHON3" "$top_srcdir/gen/specgen.py" "$work/t" check 2>&1)
+	msg=$("$PYTHON3" "$top_srcdir/spec/specgen.py" "$work/t" check 2>&1)
 	status=$?
 	ok=1
 	[ "$status" -eq 1 ] || ok=0

@@ -6,7 +6,7 @@ set -u
 : "${PYTHON3:=python3}"
 work=$(mktemp -d) || exit 99
 trap 'rm -rf "$work"' EXIT
-"$PYTHON3" "$top_srcdir/gen/specgen.py" "$top_srcdir" docs "$work" || { echo "not ok 1 - specgen docs ran"; echo "1..1"; exit 1; }
+"$PYTHON3" "$top_srcdir/spec/specgen.py" "$top_srcdir" docs "$work" || { echo "not ok 1 - specgen docs ran"; echo "1..1"; exit 1; }
 n=0 fail=0
 for f in spec.md errata.md diagnostics.md; do
 	n=$((n + 1))

@@ -5,7 +5,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "gcspec.h"
+#include "spec/gcspec.h"
 
 int main(void)
 {
