@@ -177,7 +177,9 @@ static void jw_utf16(struct jw *w, const uint8_t *s, uint32_t n)
 }
 
 /*
- * "name": of every spec field and the name of every event, and the last
+ * ,"name": of every spec field (the comma a field's key follows included:
+ * the first key's comma is overwritten by the brace that opens its object)
+ * and the name of every event, and the last
  * provider name as a JSON string, made once: most of a record is these.
  * A name that does not fit (none does today) takes the general way.
  */
@@ -204,10 +206,19 @@ static void jtext_set(struct jtext *t, const char *pre, const char *s, const cha
 	}
 }
 
+/* How a field's value is written: integers inline in the field loop, the
+ * rest (Boolean, floats, GUID, strings, binary, structs) by value(). */
+enum jkind { JK_OTHER, JK_UNSIGNED, JK_SIGNED };
+static uint8_t kinds[GCSPEC_NFIELDS];
+
 static void texts_init(void)
 {
-	for (unsigned i = 0; i < GCSPEC_NFIELDS; i++)
-		jtext_set(&keys[i], "\"", gcspec_fields[i].name, "\":");
+	for (unsigned i = 0; i < GCSPEC_NFIELDS; i++) {
+		unsigned t = gcspec_fields[i].type;
+		jtext_set(&keys[i], ",\"", gcspec_fields[i].name, "\":");
+		kinds[i] = t >= GCSPEC_INT8 && t <= GCSPEC_INT64 ? JK_SIGNED
+			: t <= GCSPEC_UINT64 || t == GCSPEC_POINTER ? JK_UNSIGNED : JK_OTHER;
+	}
 	for (unsigned i = 0; i < GCSPEC_NEVENTS; i++)
 		jtext_set(&symbols[i], "", gcspec_events[i].symbol, "");
 	texts_ready = 1;
@@ -221,18 +232,48 @@ static inline void jw_text(struct jw *w, const struct jtext *t)
 	w->p = at + t->len;
 }
 
-/* "name": of the spec field f */
-static void jw_key(struct jw *w, const struct gcspec_field *f)
+/* "name": of the spec field f, after open ('{') or a comma (',') */
+static inline void jw_key(struct jw *w, const struct gcspec_field *f, char open)
 {
 	const struct jtext *t = &keys[f - gcspec_fields];
 
 	if (t->len) {
 		jw_text(w, t);
+		w->p[-t->len] = open;
 	} else {
+		jw_char(w, open);
 		jw_char(w, '"');
 		jw_bytes(w, f->name, strlen(f->name));
 		JW_LIT(w, "\":");
 	}
+}
+
+static void value(struct jw *w, const struct or_decoded *dec, unsigned i,
+                  const struct or_val *vals);
+
+/* Field i's key and value: the integers, most of a record, written in place. */
+static inline __attribute__((always_inline)) void
+jw_field(struct jw *w, const struct or_decoded *dec, const struct gcspec_field *f,
+         unsigned i, const struct or_val *vals, char open)
+{
+	unsigned fi = (unsigned)(f - gcspec_fields);
+	const struct jtext *t = &keys[fi];
+
+	if (kinds[fi] != JK_OTHER && t->len) {
+		uint64_t u = vals[i].u;
+		char *at = jw_room(w, sizeof t->s + 21);
+		memcpy(at, t->s, sizeof t->s);
+		at[0] = open;
+		at += t->len;
+		if (kinds[fi] == JK_SIGNED && (int64_t)u < 0) {
+			*at++ = '-';
+			u = 0 - u;
+		}
+		w->p = at + or_dec_u64(at, u);
+		return;
+	}
+	jw_key(w, f, open);
+	value(w, dec, i, vals);
 }
 
 /* The provider's name as a JSON string: the same one event after event. */
@@ -327,13 +368,10 @@ static void value(struct jw *w, const struct or_decoded *dec, unsigned i,
 				break;
 			if (e)
 				jw_char(w, ',');
-			jw_char(w, '{');
-			for (unsigned k = 1; k <= f->nmembers; k++) {
-				if (k > 1)
-					jw_char(w, ',');
-				jw_key(w, &f[k]);
-				value(w, dec, i + k, mv);
-			}
+			if (!f->nmembers)
+				jw_char(w, '{');
+			for (unsigned k = 1; k <= f->nmembers; k++)
+				jw_field(w, dec, &f[k], i + k, mv, k > 1 ? ',' : '{');
 			jw_char(w, '}');
 		}
 		jw_char(w, ']');
@@ -384,11 +422,17 @@ void or_json_event(FILE *out, const struct or_event *ev,
 		jw_flush(w);
 		w->out = out;
 	}
-	JW_LIT(w, "{\"type\":\"event\",\"index\":");
-	jw_u64(w, ev->index);
-	JW_LIT(w, ",\"offset\":");
-	jw_u64(w, ev->offset);
-	JW_LIT(w, ",\"name\":\"");
+	{
+		/* The header's constant text and numbers, within one room check. */
+		char *at = jw_room(w, 128);
+#define JW_PUT(lit) (memcpy(at, (lit), sizeof(lit) - 1), at += sizeof(lit) - 1)
+		JW_PUT("{\"type\":\"event\",\"index\":");
+		at += or_dec_u64(at, ev->index);
+		JW_PUT(",\"offset\":");
+		at += or_dec_u64(at, ev->offset);
+		JW_PUT(",\"name\":\"");
+		w->p = at;
+	}
 	if (dec) {
 		const struct jtext *t = &symbols[dec->spec - gcspec_events];
 		if (t->len)
@@ -398,27 +442,31 @@ void or_json_event(FILE *out, const struct or_event *ev,
 	}
 	JW_LIT(w, "\",\"provider\":");
 	jw_provider(w, pname);
-	JW_LIT(w, ",\"id\":");
-	jw_u64(w, ev->id);
-	JW_LIT(w, ",\"version\":");
-	jw_u64(w, ev->version);
-	JW_LIT(w, ",\"timestamp\":");
-	jw_u64(w, ev->timestamp);
-	JW_LIT(w, ",\"thread\":");
-	jw_u64(w, ev->thread_id);
+	{
+		char *at = jw_room(w, 128);
+		JW_PUT(",\"id\":");
+		at += or_dec_u64(at, ev->id);
+		JW_PUT(",\"version\":");
+		at += or_dec_u64(at, ev->version);
+		JW_PUT(",\"timestamp\":");
+		at += or_dec_u64(at, ev->timestamp);
+		JW_PUT(",\"thread\":");
+		at += or_dec_u64(at, ev->thread_id);
+		w->p = at;
+#undef JW_PUT
+	}
 	if (dec) {
 		const struct gcspec_field *f = gcspec_event_fields(dec->spec);
-		int first = 1;
-		JW_LIT(w, ",\"fields\":{");
+		char open = '{';
+		JW_LIT(w, ",\"fields\":");
 		for (unsigned i = 0; i < dec->nvalid; i++) {
 			if (f[i].is_member)
 				continue;
-			if (!first)
-				jw_char(w, ',');
-			jw_key(w, &f[i]);
-			value(w, dec, i, dec->v);
-			first = 0;
+			jw_field(w, dec, &f[i], i, dec->v, open);
+			open = ',';
 		}
+		if (open == '{')
+			jw_char(w, '{');
 		jw_char(w, '}');
 	}
 	JW_LIT(w, "}\n");
