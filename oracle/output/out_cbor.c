@@ -262,18 +262,62 @@ static const char *const key_names[K_N] = {
 static struct ctext keys[K_N], field_keys[GCSPEC_NFIELDS], symbols[GCSPEC_NEVENTS];
 static int texts_ready;
 
+/* How a field's value is written: unsigned and non-negative integers inline
+ * in the field loop, the rest by value(). */
+enum ckind { CK_OTHER, CK_UNSIGNED, CK_SIGNED };
+static uint8_t kinds[GCSPEC_NFIELDS];
+
 static void texts_init(void)
 {
 	for (unsigned i = 0; i < K_N; i++)
 		ctext_set(&keys[i], key_names[i]);
-	for (unsigned i = 0; i < GCSPEC_NFIELDS; i++)
+	for (unsigned i = 0; i < GCSPEC_NFIELDS; i++) {
+		unsigned t = gcspec_fields[i].type;
 		ctext_set(&field_keys[i], gcspec_fields[i].name);
+		kinds[i] = t >= GCSPEC_INT8 && t <= GCSPEC_INT64 ? CK_SIGNED
+			: t <= GCSPEC_UINT64 || t == GCSPEC_POINTER ? CK_UNSIGNED : CK_OTHER;
+	}
 	for (unsigned i = 0; i < GCSPEC_NEVENTS; i++)
 		ctext_set(&symbols[i], gcspec_events[i].symbol);
 	texts_ready = 1;
 }
 
 #define PUT_KEY(o, k) put_ctext((o), &keys[k], key_names[k])
+
+/* Text t at `at`, which has room for sizeof t->s bytes; returns its end. */
+static inline unsigned char *ctext_at(unsigned char *at, const struct ctext *t)
+{
+	if (t->len <= 24)
+		memcpy(at, t->s, 24);
+	else
+		memcpy(at, t->s, sizeof t->s);
+	return at + t->len;
+}
+
+static void value(struct or_cbor_out *o, const struct or_decoded *dec,
+                  unsigned i, const struct or_val *vals);
+
+/* Field i's key and value: the integers, most of a record, written in place. */
+static inline __attribute__((always_inline)) void
+put_field(struct or_cbor_out *o, const struct or_decoded *dec,
+          const struct gcspec_field *f, unsigned i, const struct or_val *vals)
+{
+	unsigned fi = (unsigned)(f - gcspec_fields);
+	const struct ctext *t = &field_keys[fi];
+	uint64_t u = vals[i].u;
+
+	if (t->len && (kinds[fi] == CK_UNSIGNED ||
+	               (kinds[fi] == CK_SIGNED && (int64_t)u >= 0))) {
+		unsigned char *at = room(o, sizeof t->s + 9);
+		if (at) {
+			at = ctext_at(at, t);
+			o->len += t->len + or_cbor_uint_head(at, u);
+		}
+		return;
+	}
+	put_ctext(o, t, f->name);
+	value(o, dec, i, vals);
+}
 
 static void value(struct or_cbor_out *o, const struct or_decoded *dec,
                   unsigned i, const struct or_val *vals)
@@ -338,10 +382,8 @@ static void value(struct or_cbor_out *o, const struct or_decoded *dec,
 		for (e = 0; e < n; e++) {
 			or_struct_element(dec, i, &at, mv);
 			put_map(o, f->nmembers);
-			for (unsigned k = 1; k <= f->nmembers; k++) {
-				put_ctext(o, &field_keys[f + k - gcspec_fields], f[k].name);
-				value(o, dec, i + k, mv);
-			}
+			for (unsigned k = 1; k <= f->nmembers; k++)
+				put_field(o, dec, &f[k], i + k, mv);
 		}
 		break;
 	}
@@ -384,20 +426,41 @@ void or_cbor_event(struct or_cbor_out *o, const struct or_event *ev,
 
 	if (!texts_ready)
 		texts_init();
-	put_map(o, dec ? 10 : 9);
-	PUT_KEY(o, K_TYPE); PUT_KEY(o, K_EVENT);
-	PUT_KEY(o, K_INDEX); put_uint(o, ev->index);
-	PUT_KEY(o, K_OFFSET); put_uint(o, ev->offset);
-	PUT_KEY(o, K_NAME);
+	{
+		/* The header's keys and numbers within one room check: the keys
+		 * are short (ctext_at copies 24 bytes), the heads at most 9. */
+		unsigned char *at = room(o, 256), *start = at;
+		if (at) {
+			*at++ = (unsigned char)(0xa0 | (dec ? 10 : 9)); /* map head, < 24 pairs */
+			at = ctext_at(at, &keys[K_TYPE]);
+			at = ctext_at(at, &keys[K_EVENT]);
+			at = ctext_at(at, &keys[K_INDEX]);
+			at += or_cbor_uint_head(at, ev->index);
+			at = ctext_at(at, &keys[K_OFFSET]);
+			at += or_cbor_uint_head(at, ev->offset);
+			at = ctext_at(at, &keys[K_NAME]);
+			o->len += (size_t)(at - start);
+		}
+	}
 	if (dec)
 		put_ctext(o, &symbols[dec->spec - gcspec_events], dec->spec->symbol);
 	else
 		put_str(o, "");
 	PUT_KEY(o, K_PROVIDER); put_provider(o, pname);
-	PUT_KEY(o, K_ID); put_uint(o, ev->id);
-	PUT_KEY(o, K_VERSION); put_uint(o, ev->version);
-	PUT_KEY(o, K_TIMESTAMP); put_uint(o, ev->timestamp);
-	PUT_KEY(o, K_THREAD); put_uint(o, ev->thread_id);
+	{
+		unsigned char *at = room(o, 256), *start = at;
+		if (at) {
+			at = ctext_at(at, &keys[K_ID]);
+			at += or_cbor_uint_head(at, ev->id);
+			at = ctext_at(at, &keys[K_VERSION]);
+			at += or_cbor_uint_head(at, ev->version);
+			at = ctext_at(at, &keys[K_TIMESTAMP]);
+			at += or_cbor_uint_head(at, ev->timestamp);
+			at = ctext_at(at, &keys[K_THREAD]);
+			at += or_cbor_uint_head(at, ev->thread_id);
+			o->len += (size_t)(at - start);
+		}
+	}
 	if (dec) {
 		const struct gcspec_field *f = gcspec_event_fields(dec->spec);
 		size_t n = 0;
@@ -405,12 +468,9 @@ void or_cbor_event(struct or_cbor_out *o, const struct or_event *ev,
 			n += !f[i].is_member;
 		PUT_KEY(o, K_FIELDS);
 		put_map(o, n);
-		for (unsigned i = 0; i < dec->nvalid; i++) {
-			if (f[i].is_member)
-				continue;
-			put_ctext(o, &field_keys[f + i - gcspec_fields], f[i].name);
-			value(o, dec, i, dec->v);
-		}
+		for (unsigned i = 0; i < dec->nvalid; i++)
+			if (!f[i].is_member)
+				put_field(o, dec, &f[i], i, dec->v);
 	}
 	end_record(o, 0);
 }
