@@ -470,7 +470,13 @@ static OR_NOINLINE void suspension(struct or_ctx *ctx, struct inst *in, unsigned
 			in->susp_name = won.name;
 			in->susp_served = 0;
 			in->susp = S_SUSPENDED;
-			in->just_ended = 0;
+			/* A waiting GC suspension that gets the runtime ends the
+			 * last GC's aftermath; a waiting non-GC one (the sample
+			 * profiler's) does not: it began before that GC ended, and
+			 * a background GC's thread writes its heap histories after
+			 * GCEnd while it completes (.NET 10, DATAS). */
+			if (won.count != 0xFFFFFFFFu)
+				in->just_ended = 0;
 			return;
 		}
 		if (in->susp != S_SUSPENDING) {

@@ -564,6 +564,41 @@ static void test_stream(void)
 	ev(&m, GCSPEC_EV_GCGlobalHeapHistory_V1, &p);
 	run(&m);
 	tap_ok(has(GCSPEC_DIAG_S014, 7), "S014 for GCGlobalHeapHistory outside a GC");
+	/* A background GC's thread writes its histories after GCEnd; a
+	 * suspension that waited meanwhile gets the runtime in between. A
+	 * non-GC one (the sample profiler's) leaves the GC just ended; a GC
+	 * one ends that (a real .NET 10 DATAS trace with the sampler). */
+	for (int gc_waiter = 0; gc_waiter < 2; gc_waiter++) {
+		fresh(&m);
+		ev_thread = 1;
+		susp(&m, 5);
+		clr_only(&m, GCSPEC_EV_GCSuspendEEEnd_V1);
+		gcstart(&m, 6, 2, 1);                         /* 2: a background GC */
+		ev_thread = 2;
+		susp(&m, gc_waiter ? 6 : 0xFFFFFFFFu);        /* 3: waits */
+		ev_thread = 1;
+		clr_only(&m, GCSPEC_EV_GCRestartEEBegin_V1);
+		clr_only(&m, GCSPEC_EV_GCRestartEEEnd_V1);
+		gcend(&m, 6, 2);                              /* 6 */
+		ev_thread = 2;
+		clr_only(&m, GCSPEC_EV_GCSuspendEEEnd_V1);    /* 7: the waiter has it */
+		ev_thread = 1;
+		p.n = 0;
+		pl_u64(&p, 0); pl_u32(&p, 1); pl_u32(&p, 0); pl_u32(&p, 0); pl_u32(&p, 0);
+		pl_u32(&p, 0); pl_u16(&p, 0);
+		ev(&m, GCSPEC_EV_GCGlobalHeapHistory_V1, &p); /* 8 */
+		ev_thread = 2;
+		clr_only(&m, GCSPEC_EV_GCRestartEEBegin_V1);
+		clr_only(&m, GCSPEC_EV_GCRestartEEEnd_V1);
+		ev_thread = 1;
+		run(&m);
+		if (gc_waiter)
+			tap_ok(has(GCSPEC_DIAG_S014, 8),
+			       "S014 for a heap history after a waiting GC suspension got the runtime");
+		else
+			tap_ok(nwith(GCSPEC_DIAG_S014) == 0,
+			       "a background GC's history after a waiting non-GC suspension got the runtime: no S014");
+	}
 	fresh(&m);
 	for (int k = 0; k < 4; k++) {
 		static const uint32_t t[4] = { 1, 0, 0, 1 };

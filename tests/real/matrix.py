@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """gcoracle across real .NET runtimes: the recorded runtime matrix.
 
-  matrix.py [--slice | --full [--keep]] [--fixtures DIR]
+  matrix.py [--slice | --covering | --full [--keep]] [--fixtures DIR]
 
 Publishes the C# workload (tests/real/workload/) self-contained for every
 runtime that runs here (tests/real/runtimes/: .NET Core 3.1.3, 8.0, 9.0, 10.0
@@ -20,10 +20,13 @@ checks every capture:
   - a sampler capture holds sample-profiler events.
 
 --slice (make check) runs one capture per runtime; --full (make check-runtimes)
-runs the covering design of docs/real-runtime.md ("The runtime matrix"): every
-runtime x every GC mode it has, every capture method and keyword set on every
-runtime, plus the nettrace-V6 request over the diagnostics IPC on 8.0 to 11.0
-(a passed capture's files are removed again unless --keep: they add up to a GB).
+runs every combination: every runtime x every GC mode it has x both capture
+methods x the four keyword sets (224 captures), plus the nettrace-V6 request
+over the diagnostics IPC on 8.0 to 11.0; --covering (make
+check-runtimes-covering) runs the covering design of docs/real-runtime.md, 36
+of them: every runtime x every GC mode it has, every capture method and keyword
+set on every runtime (a passed capture's files are removed again unless --keep:
+they add up to gigabytes).
 --fixtures DIR records the small fixture captures of tests/real/fixtures/
 instead (a maintainer's step; tests/real/fixtures.py checks them offline).
 
@@ -103,8 +106,16 @@ METHODS = ["env", "dotnet-trace"]
 
 
 def plan(which):
-    """[(runtime label, mode, method, keyword set)]: the covering design."""
+    """[(runtime label, mode, method, keyword set)]: every combination (full), the
+    covering design (covering), or one capture per runtime (slice)."""
     cells = []
+    if which == "full":
+        for label, _, _, _ in RUNTIMES:
+            for mode in (MODES_31 if label == "3.1" else list(MODES)):
+                for method in METHODS:
+                    for kwset in KW_ORDER:
+                        cells.append((label, mode, method, kwset))
+        return cells
     if which == "slice":
         # One capture per runtime, each in another mode and keyword set, env variables only
         # (no tool to install): the full matrix rotates the rest.
@@ -436,7 +447,7 @@ def record_fixtures(dest, exes, trace_exe, counter):
 
 
 def main(argv):
-    which = "full" if "--full" in argv else "slice"
+    which = "full" if "--full" in argv else "covering" if "--covering" in argv else "slice"
     fixtures = argv[argv.index("--fixtures") + 1] if "--fixtures" in argv else None
     if not shutil.which("dotnet"):
         print("1..0 # SKIP the .NET SDK (dotnet) is not installed")
@@ -486,7 +497,7 @@ def main(argv):
         before = tap.failed
         check(evd, label, vprefix, name, mode, kwset, capdir, counter, counter_why, row)
         rows.append(row)
-        if which == "full" and tap.failed == before and "--keep" not in argv:
+        if which != "slice" and tap.failed == before and "--keep" not in argv:
             # the whole matrix writes about a gigabyte; a passed capture's bulk goes
             for ext in (".nettrace", ".listener.jsonl"):
                 os.remove(os.path.join(capdir, name + ext))
