@@ -27,6 +27,7 @@
 #include "gen/model/rng.h"
 #include "gen/model/sim.h"
 #include "gen/run.h"
+#include "util/dirbytes.h"
 
 /* The writer as a sink, for streams without mutations. */
 struct writer_sink {
@@ -436,7 +437,7 @@ static int close_outputs(struct run *r, int rc)
 	if (o->stats && rc == 0 && r->outf && fflush(r->out) == 0)
 		nbytes = gen_outfile_written(r->outf);
 	if (o->stats && rc == 0 && r->tmpdir)
-		nbytes = gen_outdir_bytes(r->tmpdir);
+		nbytes = util_dir_bytes(r->tmpdir, 0);
 	if (r->tmpdir && rc == 0) {
 		if (gen_outdir_commit(r->tmpdir, o->output, derr, sizeof derr) < 0) {
 			fail(r, derr);

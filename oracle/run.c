@@ -24,6 +24,7 @@
 #include "oracle/check/check.h"
 #include "oracle/decode/decode.h"
 #include "oracle/progress.h"
+#include "util/dirbytes.h"
 #include "util/u64map.h"
 
 void or_model_compare(struct or_ctx *ctx, const struct or_event *ev,
@@ -321,27 +322,6 @@ int or_run_file(struct or_ctx *ctx, const char *path, FILE *in)
 	return rc;
 }
 
-/* Bytes of the regular files directly in dir. */
-static uint64_t dir_bytes(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	uint64_t total = 0;
-
-	if (!d)
-		return 0;
-	while ((e = readdir(d))) {
-		char p[4096];
-		struct stat st;
-
-		snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-		if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
-			total += (uint64_t)st.st_size;
-	}
-	closedir(d);
-	return total;
-}
-
 static int cmp_names(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -451,12 +431,12 @@ int or_run_dir(struct or_ctx *ctx, const char *path)
 	if (ops->open_dir(&r, path, ctx, &ctx->info) != 0)
 		return -1;
 	if (ctx->progress)
-		or_progress_start(ctx->progress, path, dir_bytes(path));
+		or_progress_start(ctx->progress, path, util_dir_bytes(path, 1));
 	st = run_events(ctx, ops, r, &next, &end_off);
 	if (ctx->progress)
 		or_progress_clear(ctx->progress);
 	/* The stream's end before close: the reader still locates offsets. */
-	end_off = dir_bytes(path);
+	end_off = util_dir_bytes(path, 1);
 	ctx->stats.bytes += end_off;
 	or_end_stream(ctx, next, end_off);
 	ops->close(r);

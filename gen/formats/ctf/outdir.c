@@ -159,26 +159,6 @@ static void sync_parent(const char *path)
 	free(copy);
 }
 
-uint64_t gen_outdir_bytes(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	uint64_t total = 0;
-
-	if (!d)
-		return 0;
-	while ((e = readdir(d))) {
-		char p[4096];
-		struct stat st;
-
-		snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-		if (lstat(p, &st) == 0 && S_ISREG(st.st_mode))
-			total += (uint64_t)st.st_size;
-	}
-	closedir(d);
-	return total;
-}
-
 int gen_outdir_remove(const char *dir)
 {
 	DIR *d = opendir(dir);

@@ -29,8 +29,6 @@
 char *gen_outdir_make(const char *path, char *err, size_t errlen);
 /* Put the finished directory tmp in place at path. */
 int gen_outdir_commit(const char *tmp, const char *path, char *err, size_t errlen);
-/* Bytes of the regular files in dir (--stats: a trace's size). */
-uint64_t gen_outdir_bytes(const char *dir);
 /* Delete a directory of regular files that gcgen made (a failed run's
  * temporary directory). */
 int gen_outdir_remove(const char *dir);
