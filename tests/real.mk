@@ -28,7 +28,12 @@ REAL_FIXTURES = tests/real/fixtures/net10.0-svr-dotnet-trace.json tests/real/fix
 	tests/real/fixtures/net8.0-svr-dotnet-trace.json tests/real/fixtures/net8.0-svr-dotnet-trace.nettrace.gz \
 	tests/real/fixtures/net8.0-wks-env.json tests/real/fixtures/net8.0-wks-env.nettrace.gz \
 	tests/real/fixtures/net9.0-svr-dotnet-trace.json tests/real/fixtures/net9.0-svr-dotnet-trace.nettrace.gz \
-	tests/real/fixtures/net9.0-wks-env.json tests/real/fixtures/net9.0-wks-env.nettrace.gz
+	tests/real/fixtures/net9.0-wks-env.json tests/real/fixtures/net9.0-wks-env.nettrace.gz \
+	$(REAL_EVIDENCE)
+# Kept by hand: genuine captures that once failed a rule (docs/real-runtime.md), not
+# re-recorded by --fixtures.
+REAL_EVIDENCE = tests/real/fixtures/net8.0-svr-env-sampler-bgc-end.json \
+	tests/real/fixtures/net8.0-svr-env-sampler-bgc-end.nettrace.gz
 EXTRA_DIST += tests/real/matrix.py tests/real/fixtures.py tests/real/ipc_collect.py \
 	$(REAL_RUNTIMES:%=tests/real/runtimes/%/GcWorkload.csproj) $(REAL_FIXTURES)
 

@@ -413,6 +413,14 @@ static OR_NOINLINE void suspension(struct or_ctx *ctx, struct inst *in, unsigned
 			REP(GCSPEC_DIAG_S012,
 			    "this suspension's Count %u is above the Count %u of the latest GC",
 			    count, in->last_count);
+		/* A GC suspension ends the last GC's aftermath, whether it has
+		 * the runtime or waits; a non-GC one (the sample profiler's,
+		 * every millisecond) does not: a background GC's thread writes
+		 * GCEnd and then its GCHeapStats and histories without the
+		 * runtime suspended, and the sampler may begin to suspend in
+		 * between (.NET 8, server GC). */
+		if (count != 0xFFFFFFFFu)
+			in->just_ended = 0;
 		if (in->susp != S_IDLE && ev->thread_id != in->susp_thread &&
 		    in->nwait < OR_MAX_WAITERS && waiter(in, ev->thread_id) < 0) {
 			struct waiter *w = &in->wait[in->nwait++];
@@ -436,7 +444,6 @@ static OR_NOINLINE void suspension(struct or_ctx *ctx, struct inst *in, unsigned
 		in->susp_index = ev->index;
 		in->susp_offset = ev->offset;
 		in->susp_name = sym;
-		in->just_ended = 0;
 		return;
 	}
 	case OR_K_SUSPEND_END: {

@@ -550,14 +550,19 @@ static void test_stream(void)
 	ev(&m, GCSPEC_EV_GCHeapStats_V1, &p);      /* 6: just ended: fine */
 	gcstart(&m, 2, 0, 0);
 	gcend(&m, 2, 0);
-	susp(&m, 0xFFFFFFFF);
-	ev(&m, GCSPEC_EV_GCHeapStats_V1, &p);      /* 10: outside */
+	susp(&m, 0xFFFFFFFF);                      /* 9: a non-GC suspension begins */
+	ev(&m, GCSPEC_EV_GCHeapStats_V1, &p);      /* 10: still just ended */
+	ev_thread = 2;
+	susp(&m, 2);                               /* 11: the next GC's suspension waits */
+	ev_thread = 1;
+	ev(&m, GCSPEC_EV_GCHeapStats_V1, &p);      /* 12: outside */
 	run(&m);
-	tap_ok(!has(GCSPEC_DIAG_S013, 6) && has(GCSPEC_DIAG_S013, 10),
-	       "S013 for GCHeapStats outside a GC, none right after a GC");
+	tap_ok(!has(GCSPEC_DIAG_S013, 6) && !has(GCSPEC_DIAG_S013, 10) && has(GCSPEC_DIAG_S013, 12) &&
+	       nwith(GCSPEC_DIAG_S008) == 0,
+	       "S013 for GCHeapStats after a GC suspension began (waiting behind a non-GC one); none right after a GC, nor after a non-GC suspension began (a real .NET 8 server GC trace with the sampler)");
 	fresh(&m);
 	full_gc(&m, 1);
-	susp(&m, 0xFFFFFFFF);
+	susp(&m, 1);
 	p.n = 0;
 	pl_u64(&p, 0); pl_u32(&p, 1); pl_u32(&p, 0); pl_u32(&p, 0); pl_u32(&p, 0);
 	pl_u32(&p, 0); pl_u16(&p, 0);
