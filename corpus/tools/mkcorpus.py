@@ -229,6 +229,10 @@ RUNTIME_HABITS = (
     ("sampler_backoff", "net10", 6,
      "the sample profiler's suspension (Count 0xFFFFFFFF) meets a GC's and backs off: "
      "GCRestartEEBegin and GCRestartEEEnd before its GCSuspendEEEnd, the GC in between"),
+    ("sampler_at_bgc_end", "net8", 40,
+     "the sample profiler begins to suspend (Count 0xFFFFFFFF) between a background GC's "
+     "GCEnd and its GCHeapStats: a background GC ends without the runtime suspended, and "
+     "that GC has still just ended"),
     ("nogc_region_gc_numbers", "net10", 6,
      "a no-GC region takes a GC number with GCTriggered (Reason 1) and a GC suspension but "
      "no GCStart: GC numbers have a gap and the next suspension's Count is one above"),
@@ -335,7 +339,7 @@ def plan(gcgen, available):
                 description="events with call stacks (StackBlocks, stack ids)"))
             cases.append(Case(
                 "%s_realistic_net8_background_gc" % c.label, "y", c,
-                ["--gcs", "25"],
+                ["--gcs", "22"],
                 description="a background GC with a foreground GC inside it (GCStart, GCStart, "
                             "GCEnd, GCEnd), the runtime suspended again after the background "
                             "GC began"))

@@ -43,7 +43,7 @@ static const char *const net6up[] = {
 };
 
 /* name, description, pointer size, ClrInstanceID, POH, tiering suspends,
- * double GCStart, segment events, no-GC regions, sampler back-off. */
+ * double GCStart, segment events, no-GC regions, the sample profiler. */
 const struct gen_profile gen_profiles[] = {
 	{ "netfx4", ".NET Framework 4.6-4.8", 8, 9, 0, 0, 0, GEN_SEG_FREES, 1, 0, netfx4 },
 	{ "netfx45", ".NET Framework 4.5", 8, 9, 0, 0, 1, GEN_SEG_FREES, 0, 0, netfx45 },

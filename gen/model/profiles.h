@@ -25,7 +25,9 @@ struct gen_profile {
 	                           /* GCCreate/FreeSegment as segments; none (3.1);
 	                            * regions handed out again, never freed (8.0) */
 	int nogc_regions;          /* TryStartNoGCRegion takes GC numbers, no GCStart */
-	int sampler_backoff;       /* a sampler's suspension backs off for a GC's */
+	int sampler;               /* the sample profiler suspends (Count 0xFFFFFFFF): it
+	                            * backs off for a GC's suspension, and may begin
+	                            * between a background GC's GCEnd and GCHeapStats */
 	const char *const *symbols; /* NULL-terminated */
 };
 

@@ -742,13 +742,18 @@ static int gc_begin(struct sim *s, const struct gc_info *g)
 	return gc_start(s, g->user, g->count, g->depth, g->reason, g->type);
 }
 
-static int gc_end(struct sim *s, uint64_t th, uint32_t count, unsigned depth)
+/* GCEnd and GCHeapStats on th. sampler: the sample profiler begins to
+ * suspend between them (a background GC ends without the runtime
+ * suspended; a real .NET 8 server GC trace), and has the runtime after. */
+static int gc_end(struct sim *s, uint64_t th, uint32_t count, unsigned depth, int sampler)
 {
 	if (begin(s, EV_GCEND) == 1) {
 		SET("Count", count);
 		SET("Depth", depth);
 		TRY(send(s, th));
 	}
+	if (sampler)
+		TRY(suspend_begin(s, SAMPLER_THREAD, 0, 0xFFFFFFFFu));
 	for (unsigned g = 0; g < 5; g++)
 		s->gen_size[g] = 0x10000 + gen_rng_below(&s->rng, 1u << 24);
 	if (begin(s, EV_HEAPSTATS) == 1) {
@@ -767,7 +772,10 @@ static int gc_end(struct sim *s, uint64_t th, uint32_t count, unsigned depth)
 		TRY(send(s, th));
 	}
 	s->gcs_done++;
-	return 0;
+	if (!sampler)
+		return 0;
+	TRY(one(s, EV_SUSPEND_END, SAMPLER_THREAD));
+	return restart(s, SAMPLER_THREAD);
 }
 
 static unsigned pick_reason(struct sim *s)
@@ -800,7 +808,7 @@ static int blocking_gc(struct sim *s, unsigned type)
 	g.type = type;
 	g.background = 0;
 	th = gc_thread(s, 0, g.user);
-	backoff = s->cfg->profile->sampler_backoff && gen_rng_chance(&s->rng, 1, 6);
+	backoff = s->cfg->profile->sampler && gen_rng_chance(&s->rng, 1, 6);
 	if (begin(s, EV_TRIGGERED) == 1) {
 		SET("Reason", g.reason);
 		TRY(send(s, g.user));
@@ -817,7 +825,7 @@ static int blocking_gc(struct sim *s, unsigned type)
 	}
 	TRY(gc_begin(s, &g));
 	TRY(gc_body(s, &g));
-	TRY(gc_end(s, th, g.count, g.depth));
+	TRY(gc_end(s, th, g.count, g.depth, 0));
 	TRY(gc_restart(s, th));
 	if (!backoff)
 		return 0;
@@ -909,7 +917,8 @@ static int background_gc(struct sim *s)
 	}
 	g.background = 1;
 	TRY(gc_body(s, &g));
-	TRY(gc_end(s, BGC_THREAD, g.count, 2));
+	TRY(gc_end(s, BGC_THREAD, g.count, 2,
+		   s->cfg->profile->sampler && gen_rng_chance(&s->rng, 1, 3)));
 	if (gen_rng_chance(&s->rng, 1, 4)) {
 		TRY(bgc_threads(s, EV_TERM_BGC_THREAD));
 		s->bgc_thread_alive = 0;

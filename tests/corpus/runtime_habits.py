@@ -84,6 +84,25 @@ def sampler_backoff(evs):
     return found > 0, "%d back-offs around another thread's GC" % found
 
 
+def sampler_at_bgc_end(evs):
+    """Another thread's non-GC GCSuspendEEBegin between a background GC's
+    GCEnd and the GCHeapStats its thread writes next."""
+    background, open_end, found = set(), {}, 0
+    for e in evs:
+        b, t = base(e), e["thread"]
+        if b == "GCStart" and e["fields"]["Type"] == 1:
+            background.add(e["fields"]["Count"])
+        elif b == "GCEnd" and e["fields"]["Count"] in background:
+            open_end[t] = False
+        elif b == "GCSuspendEEBegin" and e["fields"]["Count"] == 0xFFFFFFFF:
+            for u in open_end:
+                if u != t:
+                    open_end[u] = True
+        elif b == "GCHeapStats" and t in open_end:
+            found += open_end.pop(t)
+    return found > 0, "%d non-GC suspensions begun inside a background GC's end" % found
+
+
 def nogc_numbers(evs):
     """A GC suspension with no GCStart before its restart, after a
     GCTriggered Reason 1, and the next GCStart's Count skips a number."""
@@ -114,6 +133,7 @@ HABITS = {
     "net8_regions_recreated": regions_recreated,
     "netcore3_no_segment_events": no_segments,
     "sampler_backoff": sampler_backoff,
+    "sampler_at_bgc_end": sampler_at_bgc_end,
     "nogc_region_gc_numbers": nogc_numbers,
 }
 
