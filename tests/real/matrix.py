@@ -41,6 +41,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -213,9 +214,58 @@ def wait_for(path, seconds):
     return False
 
 
+# A capture that takes longer than this has hung (they take 2 to 20 s, under load a few
+# times that). .NET Core 3.1.3's server GC deadlocks now and then: a heap's GC thread waits
+# in a join (mark_phase, scan_dependent_handles) for a thread that never comes, and the
+# sample profiler's SuspendEE waits for the thread store lock behind it (1 capture in about
+# 300 here, with the sampler through dotnet-trace). Such a capture says nothing about
+# gcoracle: it is killed and taken again, up to HANG_TRIES times.
+HANG_SECONDS = 120
+HANG_TRIES = 3
+
+
+class Hung(Exception):
+    """A process of a capture outlived HANG_SECONDS (it and its children are killed)."""
+
+
+def kill_group(proc):
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait()
+
+
+def wait_limited(proc, seconds, what):
+    """proc's exit status; Hung after `seconds`, with proc's process group killed (a
+    client's workload with it)."""
+    try:
+        return proc.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        kill_group(proc)
+        raise Hung(f"{what} still running after {seconds} s") from None
+
+
 def capture(exe, label, prefix, name, mode, method, kwset, capdir, trace_exe, fmt=1):
     """Runs one capture; returns (ok, detail). Leaves NAME.nettrace, NAME.listener.jsonl,
-    NAME.stdout (the workload's summary line) and NAME.env in capdir."""
+    NAME.stdout (the workload's summary line) and NAME.env in capdir. A capture whose runtime
+    hangs is taken again (HANG_TRIES), saying so on a TAP comment line."""
+    hangs = []
+    for _ in range(HANG_TRIES):
+        try:
+            good, detail = capture_once(exe, label, prefix, name, mode, method, kwset, capdir,
+                                        trace_exe, fmt)
+        except Hung as why:
+            hangs.append(str(why))
+            continue
+        if hangs:
+            print(f"# {name}: the runtime hung {len(hangs)} time(s) and was killed "
+                  f"({'; '.join(hangs)}); the capture after that is the one checked")
+        return good, detail
+    return False, f"the runtime hung {len(hangs)} times: {'; '.join(hangs)}"
+
+
+def capture_once(exe, label, prefix, name, mode, method, kwset, capdir, trace_exe, fmt):
     kw, level, _ = KEYWORDS[kwset]
     base = os.path.join(capdir, name)
     for ext in (".nettrace", ".listener.jsonl", ".stdout", ".env", ".log"):
@@ -239,9 +289,13 @@ def capture(exe, label, prefix, name, mode, method, kwset, capdir, trace_exe, fm
             # GcWorkload.PID.nettrace into its working folder instead.
             settings[prefix + "EventPipeOutputPath"] = base + ".nettrace"
         with open(base + ".stdout", "w") as so:
-            proc = subprocess.run(args, cwd=run_dir, env=clean_env(settings), stdout=so,
-                                  stderr=log, stdin=subprocess.DEVNULL, timeout=300)
-        rc = proc.returncode
+            app = subprocess.Popen(args, cwd=run_dir, env=clean_env(settings), stdout=so,
+                                   stderr=log, stdin=subprocess.DEVNULL, start_new_session=True)
+            try:
+                rc = wait_limited(app, HANG_SECONDS, "the workload")
+            except Hung:
+                log.close()
+                raise
         if label == "3.1":
             made = [f for f in os.listdir(run_dir) if f.endswith(".nettrace")]
             if len(made) == 1:
@@ -253,21 +307,26 @@ def capture(exe, label, prefix, name, mode, method, kwset, capdir, trace_exe, fm
         if kwset == "fixture":
             cmd += ["--rundown", "false"]   # the method rundown is most of a small file
         cmd += ["--"] + args
-        rc = subprocess.run(cmd, cwd=run_dir, env=clean_env(settings), stdout=log, stderr=log,
-                            stdin=subprocess.DEVNULL, timeout=300).returncode
+        client = subprocess.Popen(cmd, cwd=run_dir, env=clean_env(settings), stdout=log,
+                                  stderr=log, stdin=subprocess.DEVNULL, start_new_session=True)
+        try:
+            rc = wait_limited(client, HANG_SECONDS, "dotnet-trace and the workload it launched")
+        except Hung:
+            log.close()
+            raise
     else:
         # Attach by pid: 3.1 (no reverse port) with dotnet-trace, or the IPC probe that asks
         # for serialization format `fmt`. The workload waits for the go file.
         settings["GCWORKLOAD_SUMMARY"] = base + ".stdout"
         settings["GCWORKLOAD_GO"] = go
         app = subprocess.Popen(args, cwd=run_dir, env=clean_env(settings), stdout=log,
-                               stderr=log, stdin=subprocess.DEVNULL)
+                               stderr=log, stdin=subprocess.DEVNULL, start_new_session=True)
         if method == "dotnet-trace":
             client = subprocess.Popen([trace_exe, "collect", "-p", str(app.pid), "--providers",
                                        providers(kwset), "-o", base + ".nettrace"]
                                       + (["--rundown", "false"] if kwset == "fixture" else []),
                                       cwd=run_dir, env=clean_env({}), stdout=log, stderr=log,
-                                      stdin=subprocess.DEVNULL)
+                                      stdin=subprocess.DEVNULL, start_new_session=True)
             # dotnet-trace opens its output once the session runs (empty until the first
             # buffer comes).
             started = wait_for(base + ".nettrace", 30)
@@ -275,14 +334,20 @@ def capture(exe, label, prefix, name, mode, method, kwset, capdir, trace_exe, fm
             client = subprocess.Popen([sys.executable, os.path.join(here, "ipc_collect.py"),
                                        str(app.pid), str(fmt), providers(kwset),
                                        base + ".nettrace", go],
-                                      cwd=run_dir, stdout=subprocess.PIPE, stderr=log, text=True)
+                                      cwd=run_dir, stdout=subprocess.PIPE, stderr=log, text=True,
+                                      start_new_session=True)
             started = wait_for(go, 30) or client.poll() is not None
         open(go, "w").close()
-        rc = app.wait(timeout=300)
+        try:
+            rc = wait_limited(app, HANG_SECONDS, "the workload")
+        except Hung:
+            kill_group(client)
+            log.close()
+            raise
         try:
             crc = client.wait(timeout=60)
         except subprocess.TimeoutExpired:
-            client.kill()
+            kill_group(client)
             crc = "timeout"
         if method == "ipc":
             answer = client.stdout.read()
