@@ -76,8 +76,20 @@ ok $? "-f ctf -o DIR: a trace gcgen wrote is replaced"
 # --- item 2: a signal leaves no temporary directory (nor file) --------------
 # (SIGINT is ignored by a background job of a non-interactive shell, and
 # gcgen keeps an ignored signal ignored: TERM and HUP stand for it.)
+# ignored SIG: whether this shell inherited SIG ignored (nohup ignores HUP);
+# gcgen then keeps it ignored and would write on until the disk is full.
+ignored() {
+	mask=$(sed -n 's/^SigIgn:[[:space:]]*//p' /proc/$$/status 2>/dev/null)
+	[ -n "$mask" ] || return 1
+	case $1 in HUP) num=1 ;; TERM) num=15 ;; *) return 1 ;; esac
+	[ $(( (0x$mask >> (num - 1)) & 1 )) = 1 ]
+}
 for sig in TERM HUP; do
 	for fmt in ctf cbor; do
+		if ignored $sig; then
+			skip "-f $fmt: SIG$sig is ignored in this environment (nohup?), and gcgen keeps an ignored signal ignored"
+			continue
+		fi
 		rm -rf "$t/sig" && mkdir "$t/sig"
 		"$gcgen" -q -f $fmt --gcs 100000000 -o "$t/sig/out" -e "$t/sig/e" --values "$t/sig/v" & pid=$!
 		i=0
