@@ -85,6 +85,7 @@ struct nt_writer {
 	uint32_t next_stack_id, first_pending_stack;
 
 	uint64_t sp_ts;                /* the last sequence point's time */
+	uint64_t first_ts;             /* the first event's (sampler_every only) */
 	uint64_t nruntime, nsamples;   /* events given, ThreadSample events written */
 	uint32_t sampler_meta;         /* its metadata id (0: none yet) */
 };
@@ -621,7 +622,8 @@ static int sampler_metadata(struct nt_writer *w)
  * captures it (its own sequence numbers, its buffer), but it names a thread
  * it sampled and carries the time that thread was stopped. Here: a thread
  * whose latest event is later than the sampler's last event (taken in turn),
- * and a time between the two, so that per capture thread the times never go
+ * and a time between the two (never before the stream's first event or the
+ * last sequence point), so that per capture thread the times never go
  * back and per ThreadId they do. Not counted in the sequence-point model: a
  * sample's few bytes. No thread to sample yet: none this turn.
  */
@@ -640,6 +642,8 @@ static int sampler_event(struct nt_writer *w, const struct gen_event *like)
 		return fail(w, "out of memory");
 	si = (size_t)(s - w->threads);
 	lo = s->cap_ts > w->sp_ts ? s->cap_ts : w->sp_ts;
+	if (lo < w->first_ts)
+		lo = w->first_ts;
 	n = w->nthreads;
 	for (size_t j = 0; j < n; j++) {
 		struct ntw_thread *c = &w->threads[(w->nsamples + j) % n];
@@ -734,6 +738,8 @@ static int nt_event(struct gen_writer *gw, const struct gen_event *e)
 		w->max_ts = e->timestamp;
 	w->nev++;
 	if (w->o.sampler_every) {
+		if (!w->nruntime)
+			w->first_ts = e->timestamp;
 		if (e->timestamp > t->named_ts) {
 			t->named_ts = e->timestamp;
 			t->named_stack = e->stack_id;
