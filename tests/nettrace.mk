@@ -25,6 +25,9 @@ TESTS += tests/nettrace/roundtrip tests/nettrace/faults tests/nettrace/sp_model
 # gcgen's nettrace shape flags: the shape changes, the decoded events do not.
 TESTS += tests/nettrace/gcgen_shapes.py
 EXTRA_DIST += tests/nettrace/gcgen_shapes.py
+# -O sampler-every: ThreadSample events captured by a sampler thread of their own.
+TESTS += tests/nettrace/gcgen_sampler.py
+EXTRA_DIST += tests/nettrace/gcgen_sampler.py
 
 # make bench-nettrace: nettrace write and read throughput (MB/s, events/s), end
 # to end.

@@ -214,6 +214,7 @@ UNCOVERED_FAMILIES = {
 PROFILE_OF_EXHAUSTIVE = "net10"
 SEED = 1
 REALISTIC_GCS = 6
+SAMPLER_EVERY = 7
 # What real runtimes do that a checker must accept (docs/real-runtime.md):
 # one case each, in the home container (and .NET Framework's in .etl), with
 # enough GCs that the seed shows it (tests/corpus/runtime_habits.py checks).
@@ -236,6 +237,18 @@ RUNTIME_HABITS = (
     ("nogc_region_gc_numbers", "net10", 6,
      "a no-GC region takes a GC number with GCTriggered (Reason 1) and a GC suspension but "
      "no GCStart: GC numbers have a gap and the next suspension's Count is one above"),
+    # EventPipe's, written by the nettrace writer (-O sampler-every): the first
+    # ThreadSample follows SAMPLER_EVERY runtime events, so it is event number
+    # SAMPLER_EVERY, where the reader notes its provider once.
+    ("sampler_thread_ids", "net10", 6,
+     "the sample profiler's ThreadSample events (Microsoft-DotNETCore-SampleProfiler, id 0) "
+     "are captured by the sampler thread (CaptureThreadId, its own sequence numbers) but carry "
+     "the sampled thread's ThreadId and the time it was stopped, before that thread's latest "
+     "event: per ThreadId times go back, per capture thread never; passed over and counted, "
+     "noted once (GC-U003); they take event indexes, and the expectation lists the "
+     "diagnostics only",
+     {"args": ["-O", "sampler-every=%d" % SAMPLER_EVERY],
+      "extra_expect": [{"code": "GC-U003", "event": SAMPLER_EVERY}], "events": False}),
 )
 FAULT_GCS = (3, 6, 12, 24)     # the first that gcgen can place the fault in
 
@@ -343,11 +356,13 @@ def plan(gcgen, available):
                 description="a background GC with a foreground GC inside it (GCStart, GCStart, "
                             "GCEnd, GCEnd), the runtime suspended again after the background "
                             "GC began"))
-        for habit, prof, gcs, desc in RUNTIME_HABITS:
-            if c.home or (c.fmt == "etl" and prof.startswith("netfx")):
+        for habit, prof, gcs, desc, *kw in RUNTIME_HABITS:
+            kw = dict(kw[0]) if kw else {}
+            extra = kw.pop("args", [])
+            if c.home or (c.fmt == "etl" and prof.startswith("netfx") and not extra):
                 cases.append(Case("%s_runtime_%s" % (c.label, habit), "y", c,
-                                  ["--profile", prof, "--gcs", str(gcs)], profile=prof,
-                                  description=desc))
+                                  ["--profile", prof, "--gcs", str(gcs)] + extra, profile=prof,
+                                  description=desc, **kw))
         for suffix, args, desc, *kw in c.variants:
             cases.append(Case("%s_%s" % (c.label, suffix), "y", c, args + ["--gcs", "3"],
                               description=desc, **(kw[0] if kw else {})))

@@ -10,19 +10,24 @@ import json
 import os
 import subprocess
 import sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import ntwalk  # noqa: E402
 
 
 def events(oracle, path):
     out = subprocess.run([oracle, "--json", path], stdout=subprocess.PIPE,
                          stderr=subprocess.DEVNULL, text=True, check=False)
-    evs, errors = [], []
+    evs, every, errors = [], [], []
     for line in out.stdout.splitlines():
         r = json.loads(line)
-        if r.get("type") == "event" and r.get("name"):
-            evs.append(r)
+        if r.get("type") == "event":
+            every.append(r)
+            if r.get("name"):
+                evs.append(r)
         elif r.get("type") == "diag" and r.get("severity") in ("error", "warning"):
             errors.append(r["code"])
-    return out.returncode, evs, errors
+    every.sort(key=lambda r: r["index"])
+    return out.returncode, evs, errors, every
 
 
 def base(e):
@@ -128,6 +133,38 @@ def nogc_numbers(evs):
     return found > 0, "%d GC numbers taken by no-GC regions" % found
 
 
+def sampler_thread_ids(every, path):
+    """ThreadSample events (Microsoft-DotNETCore-SampleProfiler, id 0), each
+    captured by a thread of their own, not the ThreadId it carries; per
+    capture thread the times never go back, per ThreadId they do (what a
+    checker keyed on ThreadId would call GC-S023). gcoracle --json does not
+    print the capture thread: tests/ntwalk.py reads it, and its events must
+    be gcoracle's (ThreadId, time, provider), in file order."""
+    sampler = "Microsoft-DotNETCore-SampleProfiler"
+    walked = ntwalk.events(path)
+    if [(w["thread"], w["ts"], w["provider"]) for w in walked] != \
+       [(o["thread"], o["timestamp"], o["provider"]) for o in every]:
+        return False, "the walker's events are not gcoracle's"
+    samples = [w for w in walked if w["provider"] == sampler and w["id"] == 0]
+    caps = {w["capture"] for w in samples}
+    others = {w["capture"] for w in walked if w["provider"] != sampler}
+    last_cap, last_thr, cap_back, thr_back = {}, {}, 0, 0
+    for w in walked:
+        c, t = w["capture"], w["thread"]
+        cap_back += c in last_cap and w["ts"] < last_cap[c]
+        thr_back += t in last_thr and w["ts"] < last_thr[t]
+        last_cap[c], last_thr[t] = w["ts"], w["ts"]
+    good = samples and len(caps) == 1 and not caps & others and \
+        all(w["capture"] != w["thread"] for w in samples) and cap_back == 0 and thr_back > 0
+    return good, ("%d ThreadSample events captured by thread %s for %d threads; times back "
+                  "%d times per ThreadId (GC-S023 if kept per ThreadId), %d per capture thread"
+                  % (len(samples), sorted(caps), len({w["thread"] for w in samples}),
+                     thr_back, cap_back))
+
+
+# Checkers that need every event (named or not) and the file: (every, path).
+WITH_FILE = {"sampler_thread_ids"}
+
 HABITS = {
     "netfx45_double_gcstart": double_gcstart,
     "net8_regions_recreated": regions_recreated,
@@ -135,6 +172,7 @@ HABITS = {
     "sampler_backoff": sampler_backoff,
     "sampler_at_bgc_end": sampler_at_bgc_end,
     "nogc_region_gc_numbers": nogc_numbers,
+    "sampler_thread_ids": sampler_thread_ids,
 }
 
 
@@ -158,8 +196,8 @@ def main(argv):
             continue
         bad = []
         for c in mine:
-            rc, evs, errs = events(oracle, c)
-            ok, what = check(evs)
+            rc, evs, errs, every = events(oracle, c)
+            ok, what = check(every, c) if habit in WITH_FILE else check(evs)
             if rc != 0 or errs or not ok:
                 bad.append("%s: %s, gcoracle exit %d, %s" % (os.path.basename(c), what, rc,
                                                             errs[:3] or "no diagnostics"))

@@ -99,7 +99,7 @@ int main(void)
 	for (unsigned v = 0; v < 2; v++)
 		for (unsigned ps = 4; ps <= 8; ps += 4)
 			for (int unc = 0; unc < 2; unc++) {
-				struct gen_nettrace_opts o = { versions[v], unc, 0, 0, 300, 2 };
+				struct gen_nettrace_opts o = { versions[v], unc, 0, 0, 300, 2, 0 };
 				char label[64];
 				size_t len;
 				uint8_t *buf = nt_write(&st, &o, ps, &len);
@@ -117,7 +117,7 @@ int main(void)
 	/* Truncation everywhere, on small files. */
 	nt_make(&st, 40, 5);
 	for (unsigned v = 0; v < 2; v++) {
-		struct gen_nettrace_opts o = { versions[v], 0, 0, 0, 120, 1 };
+		struct gen_nettrace_opts o = { versions[v], 0, 0, 0, 120, 1, 0 };
 		size_t len;
 		uint8_t *buf = nt_write(&st, &o, 8, &len);
 

@@ -21,7 +21,7 @@ static double now(void)
 static int write_big(unsigned long n, const char *path, unsigned version)
 {
 	static struct test_stream st;
-	struct gen_nettrace_opts o = { version, 0, 0, 0, 0, 8 };
+	struct gen_nettrace_opts o = { version, 0, 0, 0, 0, 8, 0 };
 	struct gen_writer *w = gen_nettrace_new(&o);
 	struct gen_stream_info in = nt_info(8);
 	FILE *f = fopen(path, "wb");

@@ -32,7 +32,7 @@ static int same(const struct gen_event *g, const struct or_event *r, unsigned ve
 static void one(unsigned version, unsigned ps, int unc, uint32_t block, uint32_t sp,
                 int full, int upfront)
 {
-	struct gen_nettrace_opts o = { version, unc, full, upfront, block, sp };
+	struct gen_nettrace_opts o = { version, unc, full, upfront, block, sp, 0 };
 	struct test_diags d = { 0 };
 	struct or_stream_info info;
 	struct ntr_reader *r;

@@ -63,7 +63,7 @@ int main(int argc, char **argv)
 	}
 	nt_make(&st, 400, 11);
 	for (unsigned v = 0; v < 2; v++) {
-		struct gen_nettrace_opts o = { versions[v], 0, 0, 0, 300, 2 };
+		struct gen_nettrace_opts o = { versions[v], 0, 0, 0, 300, 2, 0 };
 		size_t len;
 		uint8_t *base = nt_write(&st, &o, 8, &len);
 

@@ -118,6 +118,9 @@ with tempfile.TemporaryDirectory() as tmp:
         for ps in (4, 8):
             streams = [(p, ["-p", p, "--gcs", "12", "--heaps", "2" if i % 2 else "0", "--stacks"])
                        for i, p in enumerate(profiles)] + [("exhaustive", ["-m", "exhaustive"])]
+            # The sample profiler's ThreadSample events (another capture thread).
+            streams.append(("net10-sampler", ["-p", "net10", "--gcs", "12", "--stacks",
+                                              "-O", "sampler-every=5"]))
             for name, args in streams:
                 path = os.path.join(tmp, f"{fmt}-ps{ps}-{name}.nettrace")
                 g = subprocess.run([gcgen, "-q", "-f", fmt, "--pointer-size", str(ps), "--seed", "7",
@@ -206,6 +209,27 @@ with tempfile.TemporaryDirectory() as tmp:
                 divergence(item["name"], "-", "missing-event",
                            f"TraceEvent does not decode {item['name']} at {item['timestamp']}")
 
+    # ThreadSample events: TraceEvent dispatches every one gcoracle reads (its
+    # provider GUID, which TraceEvent derives from the name, is the runtime's).
+    sampled = [f for f in files if f[2] == "net10-sampler"]
+    c = subprocess.run(["dotnet", peer, "--count", *[f[3] for f in sampled]],
+                       capture_output=True, text=True)
+    counts = {}
+    for line in c.stdout.splitlines():
+        item = json.loads(line)
+        counts[item["file"]] = item
+    bad = []
+    for fmt, ps, name, path in sampled:
+        o = subprocess.run([oracle, "--json", path], capture_output=True, text=True)
+        evs = [json.loads(l) for l in o.stdout.splitlines()]
+        evs = [e for e in evs if e.get("type") == "event"]
+        ours = sum(1 for e in evs if e["provider"] == "Microsoft-DotNETCore-SampleProfiler")
+        te_item = counts.get(path, {})
+        theirs = te_item.get("providers", {}).get("Provider(3c530d44-97ae-513a-1e6d-783e8f8e03a9)")
+        if not ours or theirs != ours or te_item.get("total") != len(evs) or "error" in te_item:
+            bad.append(f"{fmt} ps{ps}: gcoracle {ours} ThreadSample of {len(evs)}, TraceEvent {te_item}")
+    ok(sampled and not bad, f"TraceEvent reads the ThreadSample events of {len(sampled)} "
+       f"-O sampler-every streams, as many as gcoracle", "\n".join(bad))
     for group in sorted({f"{f[0]} ps{f[1]}" for f in files}):
         ok(not group_bad[group] and group_events[group] > 0,
            f"{group}: TraceEvent and gcoracle read all streams ({group_events[group]} GC events "

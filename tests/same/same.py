@@ -299,7 +299,9 @@ def stream_specs(formats, profiles, classes_of, kind_of, seeds):
             for extra in (["-O", "block-bytes=300"], ["-O", "sp-every=1"], ["-O", "sp-every=end"],
                           ["-O", "uncompressed=1"], ["-O", "metadata-upfront=1"],
                           ["--uncompressed-headers"], ["--block-bytes", "700", "--sp-every", "2"],
-                          ["--metadata", "upfront"], ["--full-metadata"]):
+                          ["--metadata", "upfront"], ["--full-metadata"],
+                          ["-O", "sampler-every=5"],
+                          ["-O", "sampler-every=3", "-O", "uncompressed=1", "-O", "sp-every=1"]):
                 specs.append(["-f", f, "-s", "6", "-g", "9", "--stacks"] + extra)
         if f.startswith("etl"):
             for extra in (["-O", "buffer-size=1024"], ["-O", "kernel-every=3"],

@@ -31,7 +31,15 @@ struct gen_nettrace_opts {
 	 * them (every 10 MiB of its thread buffers, nettrace_wsp.h);
 	 * GEN_NETTRACE_SP_END: only the one that ends the stream. */
 	uint32_t sp_every;
+	/* 1..: after every this many events, one sample-profiler ThreadSample
+	 * event as EventPipe's sampler writes it: captured by a thread of its
+	 * own (GEN_NETTRACE_SAMPLER_TID) but naming a thread it sampled, stamped
+	 * before that thread's latest event (docs/nettrace.md). 0: none. */
+	uint32_t sampler_every;
 };
+
+/* The sampler's capture thread: far from the model's thread ids. */
+#define GEN_NETTRACE_SAMPLER_TID 0x7A00u
 
 #define GEN_NETTRACE_SP_END 0xFFFFFFFFu
 

@@ -122,3 +122,26 @@ int ntw_meta_v6(struct ntw_buf *b, uint32_t meta_id, const struct ntw_meta_key *
 	ntw_put_u16_at(b, row, (uint16_t)(b->len - row - 2));
 	return 0;
 }
+
+int ntw_meta_v5_plain(struct ntw_buf *b, uint32_t meta_id, const struct ntw_meta_plain *k)
+{
+	return ntw_u32(b, meta_id) || ntw_utf16z(b, k->provider) || ntw_u32(b, k->id) ||
+	       ntw_utf16z(b, "") || ntw_u64(b, k->keywords) || ntw_u32(b, k->version) ||
+	       ntw_u32(b, k->level) || ntw_u32(b, 0);
+}
+
+int ntw_meta_v6_plain(struct ntw_buf *b, uint32_t meta_id, const struct ntw_meta_plain *k)
+{
+	size_t row = b->len, opt;
+
+	if (ntw_u16(b, 0) || ntw_varuint(b, meta_id) || ntw_str6(b, k->provider) ||
+	    ntw_varuint(b, k->id) || ntw_str6(b, "") || ntw_u16(b, 0))
+		return -1;
+	opt = b->len;
+	if (ntw_u16(b, 0) || ntw_u8(b, 3) || ntw_u64(b, k->keywords) ||
+	    ntw_u8(b, 8) || ntw_u8(b, k->level) || ntw_u8(b, 9) || ntw_u8(b, k->version))
+		return -1;
+	ntw_put_u16_at(b, opt, (uint16_t)(b->len - opt - 2));
+	ntw_put_u16_at(b, row, (uint16_t)(b->len - row - 2));
+	return 0;
+}

@@ -35,4 +35,17 @@ int ntw_meta_v5(struct ntw_buf *b, uint32_t meta_id, const struct ntw_meta_key *
 int ntw_meta_v6(struct ntw_buf *b, uint32_t meta_id, const struct ntw_meta_key *k,
                 int full, unsigned pointer_size);
 
+/* A record for an event of a provider outside the spec, as the runtime
+ * writes it for its own native providers: the name, id, keywords, version
+ * and level, an empty event name and no fields (no V5 tags). */
+struct ntw_meta_plain {
+	const char *provider;
+	uint32_t id;
+	uint64_t keywords;
+	uint8_t version;
+	uint8_t level;
+};
+int ntw_meta_v5_plain(struct ntw_buf *b, uint32_t meta_id, const struct ntw_meta_plain *k);
+int ntw_meta_v6_plain(struct ntw_buf *b, uint32_t meta_id, const struct ntw_meta_plain *k);
+
 #endif

@@ -35,6 +35,10 @@ struct ntw_thread {
 	uint32_t seq;           /* last sequence number given */
 	uint64_t index;         /* V6 thread index (1-based) */
 	struct ntw_sp_thread sp;
+	/* With sampler_every only: the latest time of an event naming this
+	 * thread, its stream stack id, and the last time this thread captured. */
+	uint64_t named_ts, cap_ts;
+	uint32_t named_stack;
 };
 
 struct ntw_meta {
@@ -79,6 +83,11 @@ struct nt_writer {
 
 	struct u64map *stack_map;      /* stream stack id -> file stack id, this SP region */
 	uint32_t next_stack_id, first_pending_stack;
+
+	uint64_t sp_ts;                /* the last sequence point's time */
+	uint64_t first_ts;             /* the first event's (sampler_every only) */
+	uint64_t nruntime, nsamples;   /* events given, ThreadSample events written */
+	uint32_t sampler_meta;         /* its metadata id (0: none yet) */
 };
 
 #define W(w) ((struct nt_writer *)(void *)(w))
@@ -241,6 +250,7 @@ static int sequence_point(struct nt_writer *w)
 		return -1;
 	u64map_clear(w->stack_map);
 	w->blocks_since_sp = 0;
+	w->sp_ts = w->last_ts;
 	return 0;
 }
 
@@ -272,6 +282,8 @@ static struct ntw_thread *thread_of(struct nt_writer *w, uint64_t tid)
 	t->seq = 0;
 	t->index = w->nthreads + 1;
 	memset(&t->sp, 0, sizeof t->sp);
+	t->named_ts = t->cap_ts = 0;
+	t->named_stack = 0;
 	if (u64map_put(w->thread_map, tid, (uint32_t)w->nthreads))
 		return NULL;
 	w->last_thread = w->nthreads++;
@@ -315,15 +327,19 @@ static int meta_equal(const struct ntw_meta_key *a, const struct ntw_meta_key *b
 }
 
 /* Encode one metadata record into the pending MetadataBlock. */
-static int meta_record(struct nt_writer *w, uint32_t id, const struct ntw_meta_key *k)
+/* k NULL: the record of plain, a provider outside the spec. */
+static int meta_record(struct nt_writer *w, uint32_t id, const struct ntw_meta_key *k,
+                       const struct ntw_meta_plain *plain)
 {
 	struct ntw_buf *m = &w->meta;
 
 	if (w->o.version >= 6)
-		return ntw_meta_v6(m, id, k, w->o.full_metadata, w->info.pointer_size);
+		return k ? ntw_meta_v6(m, id, k, w->o.full_metadata, w->info.pointer_size)
+			 : ntw_meta_v6_plain(m, id, plain);
 	w->tmp.len = 0;
-	if (ntw_meta_v5(&w->tmp, id, k, w->o.version, w->o.full_metadata,
-	                w->info.pointer_size))
+	if (k ? ntw_meta_v5(&w->tmp, id, k, w->o.version, w->o.full_metadata,
+	                    w->info.pointer_size)
+	      : ntw_meta_v5_plain(&w->tmp, id, plain))
 		return -1;
 	if (w->o.uncompressed) {
 		/* Metadata blob: header fields all zero but the sizes. */
@@ -398,7 +414,7 @@ static int meta_id_of(struct nt_writer *w, const struct ntw_meta_key *k, uint32_
 	w->metas[w->nmetas].key = *k;
 	w->metas[w->nmetas].id = w->next_meta_id;
 	if (u64map_put(w->meta_map, h, (uint32_t)w->nmetas) ||
-	    meta_record(w, w->next_meta_id, k))
+	    meta_record(w, w->next_meta_id, k, NULL))
 		return -1;
 	w->nmetas++;
 	w->nmeta_pending++;
@@ -486,7 +502,7 @@ static inline uint8_t *put_varuint(uint8_t *p, uint64_t v)
 #define MAX_COMPRESSED_HEADER (1 + 7 * 10)
 
 static int encode_compressed(struct nt_writer *w, const struct gen_event *e,
-                             uint32_t meta, uint32_t seq, uint64_t tref,
+                             uint32_t meta, uint32_t seq, uint64_t cref, uint64_t tref,
                              uint32_t stack, int sorted)
 {
 	struct ntw_buf *b = &w->ev;
@@ -504,7 +520,7 @@ static int encode_compressed(struct nt_writer *w, const struct gen_event *e,
 		return -1;
 	if (meta != p->meta_id)
 		flags |= 1;
-	if (seq_delta || tref != p->ctid || proc != p->proc)
+	if (seq_delta || cref != p->ctid || proc != p->proc)
 		flags |= 2;
 	if (tref != p->tid)
 		flags |= 4;
@@ -516,7 +532,8 @@ static int encode_compressed(struct nt_writer *w, const struct gen_event *e,
 		flags |= 128;
 	p->meta_id = meta;
 	p->seq = seq;
-	p->ctid = p->tid = tref;
+	p->ctid = cref;
+	p->tid = tref;
 	p->proc = proc;
 	p->stack = stack;
 	p->ts = ts;
@@ -528,7 +545,7 @@ static int encode_compressed(struct nt_writer *w, const struct gen_event *e,
 	/* The reader adds one after the delta (the event's metadata id is not 0). */
 	if (flags & 2) {
 		o = put_varuint(o, seq_delta);
-		o = put_varuint(o, tref);
+		o = put_varuint(o, cref);
 		o = put_varuint(o, proc);
 	}
 	if (flags & 4)
@@ -545,7 +562,7 @@ static int encode_compressed(struct nt_writer *w, const struct gen_event *e,
 }
 
 static int encode_uncompressed(struct nt_writer *w, const struct gen_event *e,
-                               uint32_t meta, uint32_t seq, uint64_t tref,
+                               uint32_t meta, uint32_t seq, uint64_t cref, uint64_t tref,
                                uint32_t stack, int sorted)
 {
 	struct ntw_buf *b = &w->ev;
@@ -553,17 +570,123 @@ static int encode_uncompressed(struct nt_writer *w, const struct gen_event *e,
 
 	if (w->o.version >= 6)
 		return ntw_u32(b, 48 + e->payload_len) || ntw_u32(b, m) || ntw_u32(b, seq) ||
-		       ntw_u64(b, tref) || ntw_u64(b, tref) || ntw_u32(b, e->processor) ||
+		       ntw_u64(b, tref) || ntw_u64(b, cref) || ntw_u32(b, e->processor) ||
 		       ntw_u32(b, stack) || ntw_u64(b, e->timestamp) || ntw_u32(b, 0) ||
 		       ntw_u32(b, e->payload_len) || ntw_bytes(b, e->payload, e->payload_len);
 	/* EventSize counts the header after itself and the payload, not the
 	 * padding that follows to the next 4-byte file offset. The block's
 	 * content starts file-aligned, so aligning within it is enough. */
 	return ntw_u32(b, 76 + e->payload_len) || ntw_u32(b, m) || ntw_u32(b, seq) ||
-	       ntw_u64(b, tref) || ntw_u64(b, tref) || ntw_u32(b, e->processor) ||
+	       ntw_u64(b, tref) || ntw_u64(b, cref) || ntw_u32(b, e->processor) ||
 	       ntw_u32(b, stack) || ntw_u64(b, e->timestamp) || ntw_zeros(b, 32) ||
 	       ntw_u32(b, e->payload_len) || ntw_bytes(b, e->payload, e->payload_len) ||
 	       ntw_zeros(b, (4 - (b->len & 3)) & 3);
+}
+
+/* A new EventBlock (and sequence point) when the pending one is full. */
+static int make_room(struct nt_writer *w, uint32_t payload_len)
+{
+	if (w->ev.len >= w->o.block_bytes ||
+	    w->ev.len + payload_len + 96 > MAX_BLOCK_BYTES ||
+	    w->meta.len > MAX_BLOCK_BYTES / 2 || w->stk.len > MAX_BLOCK_BYTES / 2) {
+		if (flush_events(w))
+			return -1;
+		if (w->o.sp_every && w->blocks_since_sp >= w->o.sp_every &&
+		    sequence_point(w))
+			return -1;
+	}
+	return 0;
+}
+
+/* Microsoft-DotNETCore-SampleProfiler's ThreadSample as CoreCLR registers it
+ * (sampleprofiler.cpp / ep-sample-profiler.c): event 0, version 0, no
+ * keywords, Informational, no metadata of its own (the runtime writes an
+ * empty name and no fields), as in ../shared/real-traces/HeartRateMonitor. */
+static const struct ntw_meta_plain sampler_meta = {
+	"Microsoft-DotNETCore-SampleProfiler", 0, 0, 0, 4
+};
+
+static int sampler_metadata(struct nt_writer *w)
+{
+	if (w->sampler_meta)
+		return 0;
+	if (meta_record(w, w->next_meta_id, NULL, &sampler_meta))
+		return fail(w, "out of memory");
+	w->nmeta_pending++;
+	w->sampler_meta = w->next_meta_id++;
+	return 0;
+}
+
+/*
+ * One ThreadSample as EventPipe's sampler writes it: the sampler thread
+ * captures it (its own sequence numbers, its buffer), but it names a thread
+ * it sampled and carries the time that thread was stopped. Here: a thread
+ * whose latest event is later than the sampler's last event (taken in turn),
+ * and a time between the two (never before the stream's first event or the
+ * last sequence point), so that per capture thread the times never go
+ * back and per ThreadId they do. Not counted in the sequence-point model: a
+ * sample's few bytes. No thread to sample yet: none this turn.
+ */
+static int sampler_event(struct nt_writer *w, const struct gen_event *like)
+{
+	uint8_t payload[4];
+	struct gen_event e = { 0 };
+	struct ntw_thread *s, *t = NULL;
+	size_t n, si;
+	uint64_t lo, m;
+	uint32_t stack;
+
+	if (make_room(w, sizeof payload) || sampler_metadata(w))
+		return -1;
+	if (!(s = thread_of(w, GEN_NETTRACE_SAMPLER_TID)))
+		return fail(w, "out of memory");
+	si = (size_t)(s - w->threads);
+	lo = s->cap_ts > w->sp_ts ? s->cap_ts : w->sp_ts;
+	if (lo < w->first_ts)
+		lo = w->first_ts;
+	n = w->nthreads;
+	for (size_t j = 0; j < n; j++) {
+		struct ntw_thread *c = &w->threads[(w->nsamples + j) % n];
+
+		if (c != s && c->tid && c->named_ts > lo) {
+			t = c;
+			break;
+		}
+	}
+	if (!t)
+		return 0;
+	m = mix64(w->info.seed ^ (w->nsamples * 0x9e3779b97f4a7c15ULL));
+	e.timestamp = lo + m % (t->named_ts - lo);
+	e.thread_id = t->tid;
+	e.processor = like->processor;
+	/* SampleType: External (1) or Managed (2), as SampleProfilerSampleType. */
+	put_le32(payload, (m >> 40) & 1 ? 2 : 1);
+	e.payload = payload;
+	e.payload_len = sizeof payload;
+	if (stack_id_of(w, t->named_stack, &stack))
+		return fail(w, "out of memory");
+	s = &w->threads[si];
+	s->seq++;
+	{
+		uint64_t cref = w->o.version >= 6 ? s->index : s->tid;
+		uint64_t tref = w->o.version >= 6 ? t->index : t->tid;
+		int sorted = e.timestamp >= w->last_ts;
+
+		if (sorted)
+			w->last_ts = e.timestamp;
+		if (w->o.uncompressed ?
+		    encode_uncompressed(w, &e, w->sampler_meta, s->seq, cref, tref, stack, sorted) :
+		    encode_compressed(w, &e, w->sampler_meta, s->seq, cref, tref, stack, sorted))
+			return fail(w, "out of memory");
+	}
+	if (e.timestamp < w->min_ts)
+		w->min_ts = e.timestamp;
+	if (e.timestamp > w->max_ts)
+		w->max_ts = e.timestamp;
+	s->cap_ts = e.timestamp;
+	w->nev++;
+	w->nsamples++;
+	return 0;
 }
 
 static int nt_event(struct gen_writer *gw, const struct gen_event *e)
@@ -574,15 +697,8 @@ static int nt_event(struct gen_writer *gw, const struct gen_event *e)
 	uint64_t tref;
 	int sorted;
 
-	if (w->ev.len >= w->o.block_bytes ||
-	    w->ev.len + e->payload_len + 96 > MAX_BLOCK_BYTES ||
-	    w->meta.len > MAX_BLOCK_BYTES / 2 || w->stk.len > MAX_BLOCK_BYTES / 2) {
-		if (flush_events(w))
-			return -1;
-		if (w->o.sp_every && w->blocks_since_sp >= w->o.sp_every &&
-		    sequence_point(w))
-			return -1;
-	}
+	if (make_room(w, e->payload_len))
+		return -1;
 	if (e->payload_len > MAX_BLOCK_BYTES - 1024)
 		return fail(w, "event payload too large for a block");
 	/* The common case first: a spec event as the spec states it, whose
@@ -613,14 +729,26 @@ static int nt_event(struct gen_writer *gw, const struct gen_event *e)
 	if (sorted)
 		w->last_ts = e->timestamp;
 	if (w->o.uncompressed ?
-	    encode_uncompressed(w, e, meta, t->seq, tref, stack, sorted) :
-	    encode_compressed(w, e, meta, t->seq, tref, stack, sorted))
+	    encode_uncompressed(w, e, meta, t->seq, tref, tref, stack, sorted) :
+	    encode_compressed(w, e, meta, t->seq, tref, tref, stack, sorted))
 		return fail(w, "out of memory");
 	if (e->timestamp < w->min_ts)
 		w->min_ts = e->timestamp;
 	if (e->timestamp > w->max_ts)
 		w->max_ts = e->timestamp;
 	w->nev++;
+	if (w->o.sampler_every) {
+		if (!w->nruntime)
+			w->first_ts = e->timestamp;
+		if (e->timestamp > t->named_ts) {
+			t->named_ts = e->timestamp;
+			t->named_stack = e->stack_id;
+		}
+		if (e->timestamp > t->cap_ts)
+			t->cap_ts = e->timestamp;
+		if (++w->nruntime % w->o.sampler_every == 0)
+			return sampler_event(w, e);
+	}
 	return 0;
 }
 
@@ -691,6 +819,8 @@ static int metadata_upfront(struct nt_writer *w)
 		if (meta_id_of(w, &k, &id))
 			return fail(w, "out of memory");
 	}
+	if (w->o.sampler_every && sampler_metadata(w))
+		return -1;
 	return flush_pending(w);
 }
 
@@ -760,9 +890,9 @@ static int nt_option(struct gen_writer *gw, const char *key, const char *value)
 
 	/* snprintf, not gen_writer_fail: this module links without the writer table. */
 	if (strcmp(key, "block-bytes") && strcmp(key, "sp-every") && strcmp(key, "uncompressed") &&
-	    strcmp(key, "metadata-upfront")) {
+	    strcmp(key, "metadata-upfront") && strcmp(key, "sampler-every")) {
 		snprintf(gw->error, sizeof gw->error, "nettrace: unknown option %s (block-bytes, "
-			 "sp-every, uncompressed, metadata-upfront)", key);
+			 "sp-every, uncompressed, metadata-upfront, sampler-every)", key);
 		return -1;
 	}
 	if (strcmp(key, "sp-every") == 0 && strcmp(value, "end") == 0) {
@@ -782,10 +912,12 @@ static int nt_option(struct gen_writer *gw, const char *key, const char *value)
 		w->o.uncompressed = (int)v;
 	else if (strcmp(key, "metadata-upfront") == 0 && v <= 1)
 		w->o.metadata_upfront = (int)v;
+	else if (strcmp(key, "sampler-every") == 0 && v < GEN_NETTRACE_SP_END)
+		w->o.sampler_every = (uint32_t)v;
 	else {
 		snprintf(gw->error, sizeof gw->error, "nettrace: %s=%s is out of range "
-			 "(block-bytes=1..%u, sp-every=N|end, uncompressed=0|1, metadata-upfront=0|1)",
-			 key, value, MAX_BLOCK_BYTES);
+			 "(block-bytes=1..%u, sp-every=N|end, uncompressed=0|1, metadata-upfront=0|1, "
+			 "sampler-every=N)", key, value, MAX_BLOCK_BYTES);
 		return -1;
 	}
 	return 0;
