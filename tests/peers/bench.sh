@@ -176,9 +176,10 @@ END {
 function threads(f, m,   ka, kb) {
 	ka = f "|gcoracle " m " -T2"; kb = f "|gcoracle " m
 	if (!(ka in mc) || !(kb in mc) || done[ka, kb]++) return
-	printf "  %-12s gcoracle %-8s --threads 2 / 1: wall %6.3f (%.2fx faster)  CPU %6.3f\n", f, m,
-	       mw[ka] / (mw[kb] > 0 ? mw[kb] : 0.001), mw[kb] / (mw[ka] > 0 ? mw[ka] : 0.001),
-	       mc[ka] / (mc[kb] > 0 ? mc[kb] : 0.001)
+	printf "  %-12s gcoracle %-8s --threads 2 / 1: wall %6.3f  CPU %6.3f  (%s)\n", f, m,
+	       mw[ka] / (mw[kb] > 0 ? mw[kb] : 0.001), mc[ka] / (mc[kb] > 0 ? mc[kb] : 0.001),
+	       mw[ka] <= mw[kb] ? sprintf("two threads %.2fx faster by the clock", mw[kb] / (mw[ka] > 0 ? mw[ka] : 0.001)) \
+	                        : sprintf("two threads %.2fx slower by the clock", mw[ka] / (mw[kb] > 0 ? mw[kb] : 0.001))
 }
 function ratio(f, a, b,   ka, kb) {
 	ka = f "|" a; kb = f "|" b
