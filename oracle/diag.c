@@ -44,6 +44,28 @@ void or_report_to(struct or_diag_sink *s, unsigned code, uint64_t event,
 	s->emit(s->emit_arg, &d);
 }
 
+void or_report_diag(struct or_diag_sink *s, const struct or_diag *from)
+{
+	struct or_diag d = *from;
+	unsigned sev;
+
+	if (d.code >= GCSPEC_NDIAGS)
+		return;
+	sev = gcspec_diags[d.code].severity;
+	if (s->strict && sev == GCSPEC_WARNING)
+		sev = GCSPEC_ERROR;
+	s->counts[d.code]++;
+	s->by_severity[sev]++;
+	if (!s->emit)
+		return;
+	d.severity = sev;
+	d.file = NULL;
+	d.file_offset = d.offset;
+	if (s->locate && !(d.file = s->locate(s->locate_arg, d.offset, &d.file_offset)))
+		d.file_offset = d.offset;
+	s->emit(s->emit_arg, &d);
+}
+
 const char *or_diag_code(unsigned code)
 {
 	return code < GCSPEC_NDIAGS ? gcspec_diags[code].code : NULL;

@@ -61,6 +61,11 @@ void or_report_to(struct or_diag_sink *s, unsigned code, uint64_t event,
                   uint64_t offset, const char *name, const char *fmt, ...)
 	OR_PRINTF(6, 7);
 
+/* Report a diagnostic another sink formatted (code, event, offset, name
+ * and message of *d; severity and file are this sink's): how the reading
+ * thread's diagnostics reach the run's sink in order (pipeline.h). */
+void or_report_diag(struct or_diag_sink *s, const struct or_diag *d);
+
 /* "GC-S005" for GCSPEC_DIAG_S005; NULL when out of range. */
 const char *or_diag_code(unsigned code);
 /* GCSPEC_DIAG_* for "GC-S005", or -1. */

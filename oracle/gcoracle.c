@@ -70,7 +70,7 @@ static int stdout_status(void)
 static void usage(FILE *f)
 {
 	fputs("usage: gcoracle [--json | --cbor] [--strict] [--quiet] [--expect FILE]\n"
-	      "                [--format FMT] FILE|DIR...\n"
+	      "                [--format FMT] [--threads N] FILE|DIR...\n"
 	      "       gcoracle compare [--json] EXPECTED ACTUAL  (see gcoracle compare --help)\n"
 	      "       gcoracle run [OPTIONS] -- DECODER {}       (see gcoracle run --help)\n"
 	      "Decode .NET GC runtime events and check them against the spec.\n"
@@ -82,6 +82,9 @@ static void usage(FILE *f)
 	      "  --quiet        print only the summary (text mode)\n"
 	      "  --expect FILE  check the diagnostics against gcgen expectations\n"
 	      "  --format FMT   read as FMT (cbor, nettrace, ctf, etl) instead of probing\n"
+	      "  --threads N    N >= 2: read each file on a thread of its own while this\n"
+	      "                 one decodes, checks and writes (two threads in all; the\n"
+	      "                 same output; a directory is read with one); default 1\n"
 	      "  --help, --version\n"
 	      "Exit status: 0 no errors, 1 errors found, 2 unreadable input or bad usage.\n",
 	      f);
@@ -96,6 +99,7 @@ int main(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "expect", required_argument, NULL, 'e' },
 		{ "format", required_argument, NULL, 'F' },
+		{ "threads", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -104,6 +108,7 @@ int main(int argc, char **argv)
 	struct or_ctx ctx;
 	const char *expect_path = NULL, *format = NULL;
 	int opt, strict = 0, status = 0, unopened = 0;
+	unsigned threads = 1;
 
 	/* gcoracle compare EXPECTED ACTUAL: a decoder's output against a corpus case. */
 	if (argc > 1 && strcmp(argv[1], "compare") == 0)
@@ -113,7 +118,7 @@ int main(int argc, char **argv)
 		return or_run_main(argc - 1, argv + 1);
 	memset(&c, 0, sizeof c);
 	c.out = stdout;
-	while ((opt = getopt_long(argc, argv, "jcsqe:F:hV", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "jcsqe:F:T:hV", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'j': c.json = 1; break;
 		case 'c': c.cbor = 1; break;
@@ -121,6 +126,19 @@ int main(int argc, char **argv)
 		case 'q': c.quiet = 1; break;
 		case 'e': expect_path = optarg; break;
 		case 'F': format = optarg; break;
+		case 'T': {
+			char *end;
+			unsigned long v;
+
+			errno = 0;
+			v = strtoul(optarg, &end, 10);
+			if (errno || end == optarg || *end || v < 1 || v > 1024 || optarg[0] == '-') {
+				fprintf(stderr, "gcoracle: --threads %s: a number from 1 to 1024\n", optarg);
+				return 2;
+			}
+			threads = (unsigned)v;
+			break;
+		}
 		case 'h': usage(stdout); return stdout_status();
 		case 'V': printf("gcoracle (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
 			return stdout_status();
@@ -151,6 +169,7 @@ int main(int argc, char **argv)
 	}
 	ctx.diag.strict = strict;
 	ctx.format = format;
+	ctx.threads = threads;
 	/* With nothing to print per diagnostic or event, no callback: the
 	 * counts are kept all the same. */
 	if (c.json || c.cbor || c.expect_mode || !c.quiet) {

@@ -53,6 +53,9 @@ struct or_ctx {
 	 * must fill, one bit per field index: the checker's (or_check_keep(),
 	 * set by or_ctx_init). NULL: or_decode_lean decodes every field. */
 	const uint64_t *keep;
+	/* gcoracle --threads: 2 or more reads files on a thread of their own
+	 * (pipeline.h); 0 and 1, one thread. */
+	unsigned threads;
 };
 
 int or_ctx_init(struct or_ctx *ctx);

@@ -23,6 +23,7 @@
 
 #include "oracle/check/check.h"
 #include "oracle/decode/decode.h"
+#include "oracle/pipeline.h"
 #include "oracle/progress.h"
 #include "util/dirbytes.h"
 #include "util/u64map.h"
@@ -250,6 +251,7 @@ int or_run_file(struct or_ctx *ctx, const char *path, FILE *in)
 	enum or_status st;
 	uint64_t next = 0, end_off = 0;
 	FILE *src = in, *piped = NULL;
+	struct or_pipe *pipe = NULL;
 	int rc;
 
 	memset(&hd, 0, sizeof hd);
@@ -287,7 +289,11 @@ int or_run_file(struct or_ctx *ctx, const char *path, FILE *in)
 	}
 	memset(&ctx->info, 0, sizeof ctx->info);
 	ctx->info.pointer_size = 8;
-	if (ops->open(&r, src, ctx, &ctx->info) != 0) {
+	/* --threads 2: the reader on a thread of its own (pipeline.h). */
+	if (ctx->threads > 1)
+		pipe = or_pipe_new(ctx, or_process_event);
+	if (ops->open(&r, src, pipe ? or_pipe_ctx(pipe) : ctx, &ctx->info) != 0) {
+		or_pipe_free(pipe);
 		if (piped)
 			fclose(piped);
 		return -1;
@@ -298,10 +304,14 @@ int or_run_file(struct or_ctx *ctx, const char *path, FILE *in)
 		or_progress_start(ctx->progress, path, !piped && fstat(fileno(in), &fst) == 0 &&
 		                  S_ISREG(fst.st_mode) ? (uint64_t)fst.st_size : 0);
 	}
-	st = run_events(ctx, ops, r, &next, &end_off);
+	if (pipe)
+		st = or_pipe_run(pipe, ops, r, &next, &end_off);
+	else
+		st = run_events(ctx, ops, r, &next, &end_off);
 	if (ctx->progress)
 		or_progress_clear(ctx->progress);
 	ops->close(r);
+	or_pipe_free(pipe);
 	if (piped) {
 		long pos = ftell(piped);
 

@@ -35,6 +35,10 @@ tests_oracle_rusage_SOURCES = tests/oracle/rusage.c
 # larger run (about 17 GB) has its own target.
 TESTS += tests/oracle/memory_flat.sh
 EXTRA_DIST += tests/oracle/memory_flat.sh
+# gcoracle --threads 2 gives one thread's output byte for byte (corpus,
+# every container's fault classes, streams that fill the queue).
+TESTS += tests/oracle/threads_same.py
+EXTRA_DIST += tests/oracle/threads_same.py
 # What gcoracle promises about its output and inputs (gcoracle(1) FILES).
 TESTS += tests/oracle/output_contract.sh
 EXTRA_DIST += tests/oracle/output_contract.sh
@@ -73,3 +77,7 @@ tests_oracle_cbor_bench_LDADD = $(ORACLE_LIBS) $(CBOR_LIBS) $(FWNT_LIBS)
 
 # A faster gcoracle must say exactly what the old one said: make
 # check-oracle-same (tests/same.mk), ORACLE_BASE=/path/to/the/old/gcoracle.
+clean-local: clean-local-threads-same
+clean-local-threads-same:
+	-rm -rf threads-same.*
+.PHONY: clean-local-threads-same

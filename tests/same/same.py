@@ -152,6 +152,12 @@ def read_tree(path, digest=False):
 
 def execute(run, bins, cwd):
     prog = bins[run.argv[0]]
+    # A side may add options to a program's decoding runs (tests/oracle/
+    # threads_same.py: gcoracle --threads 2 against one thread).
+    extra = bins.get(run.argv[0] + " options")
+    if extra and run.argv[1:2] not in (["compare"], ["run"]):
+        run = Run(run.argv[:1] + extra + run.argv[1:], run.outputs, run.stdin, run.shared,
+                  run.normalize, run.digest)
     stdin = open(os.path.join(cwd, run.stdin), "rb") if run.stdin else subprocess.DEVNULL
     try:
         if run.digest:

@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""gcoracle --threads 2 says byte for byte what one thread says.
+
+The reading thread (oracle/pipeline.c) hands events, its diagnostics and
+progress ticks to the writing one through a bounded queue; any slip in their
+order shows in the output. Both sides are this tree's gcoracle, one with
+--threads 2; the runs are tests/same/same.py's (text, --quiet --strict,
+--json, --cbor, --format, --expect, --json from a pipe), compared as it does
+(exit status, standard output and error), over the golden corpus, small
+gcgen streams of every container (every fault class, --mutate all, stacked
+classes, writer shapes), and larger ones that fill the queue many times
+over, clean and damaged. TAP on standard output.
+"""
+
+import importlib.util
+import os
+import shutil
+import sys
+import tempfile
+import time
+
+SRC = os.path.abspath(os.environ.get("top_srcdir", "."))
+BUILD = os.path.abspath(os.environ.get("top_builddir", "."))
+
+
+def load_same():
+    spec = importlib.util.spec_from_file_location("same", os.path.join(SRC, "tests", "same", "same.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def main():
+    same = load_same()
+    t0 = time.monotonic()
+    gcgen = os.path.abspath(os.path.join(BUILD, "gen", "gcgen"))
+    oracle = os.path.abspath(os.path.join(BUILD, "oracle", "gcoracle"))
+    one = {"gcgen": gcgen, "gcoracle": oracle}
+    two = dict(one, **{"gcoracle options": ["--threads", "2"]})
+    work = tempfile.mkdtemp(prefix="threads-same.", dir=BUILD)
+    c = same.Checker(one, two, work)
+    jobs = min(4, len(os.sched_getaffinity(0)) + 1)
+    n = 0
+
+    def group(name, before):
+        nonlocal n
+        n += 1
+        print("%s %d - %s" % ("not ok" if c.diffs[before:] else "ok", n, name), flush=True)
+
+    def lines(argv):
+        got = same.execute(same.Run(argv), one, work)
+        return got["stdout"].decode().split("\n")
+
+    formats = [x for x in lines(["gcgen", "--list-formats"]) if x]
+    profiles = [x.split()[0] for x in lines(["gcgen", "--list-profiles"]) if x]
+    classes_of, kind_of = {}, {}
+    for f in formats:
+        rows = [x.split() for x in lines(["gcgen", "--list-mutations=" + f]) if x]
+        classes_of[f] = [r[0] for r in rows]
+        kind_of.update((r[0], r[1]) for r in rows)
+    ext = {f: "ctf" if f == "ctf" else f.split("-")[0] for f in formats}
+    fam = {f: "cbor" if f == "cbor" else ext[f] for f in formats}
+
+    # The golden corpus: malformed containers, their diagnostics and offsets.
+    d0, c0 = len(c.diffs), c.comparisons
+    corpus = os.path.join(SRC, "corpus")
+    cases = sorted(os.listdir(os.path.join(corpus, "cases")))
+
+    def corpus_case(i, name):
+        stem, e = os.path.splitext(name)
+        path = os.path.join(corpus, "cases", name)
+        exp = os.path.join(corpus, "expect", stem + ".cbor")
+        for r in same.oracle_runs(path, same.FAMILY[e], os.path.isdir(path),
+                                  exp if os.path.exists(exp) else None):
+            c.both("corpus/" + stem, r)
+        c.clean("corpus/" + stem)
+
+    same.parallel(jobs, corpus_case, cases)
+    group("the corpus: %d cases, %d comparisons" % (len(cases), c.comparisons - c0), d0)
+
+    # Small streams: every fault class of every container, and the shapes.
+    specs = [s for s in same.stream_specs(formats, profiles[:2], classes_of, kind_of, 1)
+             if "--shard" not in s]
+    # Larger ones: the queue fills and waits many times; damaged ones carry
+    # many diagnostics through it.
+    for f in formats:
+        specs.append(["-f", f, "-g", "3000", "-s", "7"])
+        specs.append(["-f", f, "-g", "1500", "-s", "8", "--heaps", "3", "-M", "all"])
+    specs.append(["-f", "nettrace-v5", "-g", "3000", "-s", "9", "-O", "sp-every=end"])
+
+    def stream(i, spec):
+        f = spec[spec.index("-f") + 1]
+        job = "stream/%d" % i
+        cwd = os.path.join(work, job, "new")
+        os.makedirs(cwd, exist_ok=True)
+        out = "s." + ext[f]
+        big = "3000" in spec or "1500" in spec
+        got = same.execute(same.Run(["gcgen", "-q"] + spec + ["-o", out, "--expect", "s.exp"],
+                                    outputs=[out, "s.exp"], digest=True), one, cwd)
+        if got[out] is not None:
+            for r in same.oracle_runs(out, fam[f], f == "ctf", "s.exp" if got["s.exp"] is not None else None):
+                r.digest = big
+                c.both(job, r)
+        c.clean(job)
+
+    d0, c0 = len(c.diffs), c.comparisons
+    same.parallel(jobs, stream, specs)
+    group("gcgen streams: %d (every container and fault class, %d of them large), %d comparisons"
+          % (len(specs), 2 * len(formats) + 1, c.comparisons - c0), d0)
+
+    # Option handling.
+    d0 = len(c.diffs)
+    for i, bad in enumerate([["--threads", "0"], ["--threads", "x"], ["--threads", "-2"],
+                             ["--threads", "1025"], ["--threads", ""]]):
+        got = same.execute(same.Run(["gcoracle"] + bad + [os.path.join(corpus, "cases", cases[0])]),
+                           one, work)
+        if got["exit status"] != 2 or b"--threads" not in got["stderr"]:
+            c.diffs.append(("usage", " ".join(bad), ["not refused: %r" % (got,)]))
+    group("--threads refuses 0, negative, non-numbers and more than 1024", d0)
+
+    for job, cmd, found in c.diffs[:20]:
+        print("# DIFFERENT: %s   (in %s)" % (cmd, os.path.join(work, job)))
+        for line in found:
+            print("#   " + line)
+    print("# %d comparisons, %d different, %.0f s" % (c.comparisons, len(c.diffs), time.monotonic() - t0))
+    print("1..%d" % n)
+    if not c.diffs:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
