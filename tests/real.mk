@@ -12,8 +12,8 @@ EXTRA_DIST += tests/real/real_trace.py tests/real/windows_traces.sh tests/real/e
 
 # The runtime matrix (docs/real-runtime.md): the workload published for .NET Core 3.1.3,
 # 8.0, 9.0, 10.0 and 11.0.0. In make check one capture per runtime (matrix.py's slice);
-# every combination is `make check-runtimes` (about 25 minutes), its covering design
-# `make check-runtimes-covering` (.ci/run's last leg). fixtures.py checks the real
+# every combination is `make check-runtimes` (about 25 minutes; .ci/run's last leg), its
+# covering design `make check-runtimes-covering`. fixtures.py checks the real
 # captures kept in the tree, without .NET.
 TESTS += tests/real/matrix.py tests/real/fixtures.py
 REAL_RUNTIMES = netcoreapp3.1 net8.0 net9.0 net10.0 net11.0
@@ -39,23 +39,30 @@ EXTRA_DIST += tests/real/matrix.py tests/real/fixtures.py tests/real/ipc_collect
 
 # Through automake's TAP driver, so the .trs counts in the CI summary line.
 # check-runtimes: every runtime x mode x capture method x keyword set (224
-# captures, about 25 minutes); check-runtimes-covering: the covering design,
-# 36 of them (.ci/run's last leg).
+# captures, about 25 minutes; .ci/run's last leg); check-runtimes-covering: the
+# covering design, 36 of them.
 RUN_MATRIX = $(AM_TESTS_ENVIRONMENT) $(LOG_DRIVER) --test-name tests/real/matrix-$$which \
 	--log-file tests/real/matrix-$$which.log --trs-file tests/real/matrix-$$which.trs \
 	--color-tests no --enable-hard-errors yes --expect-failure no -- \
-	$(PYTHON3) $(srcdir)/tests/real/matrix.py --$$which && \
+	$(PYTHON3) $(srcdir)/tests/real/matrix.py --$$which $$args && \
 	{ grep '^\# |' tests/real/matrix-$$which.log || true; } && \
 	! grep -q '^:test-result: \(FAIL\|ERROR\|XPASS\)' tests/real/matrix-$$which.trs
 check-runtimes: all
 	@$(MKDIR_P) tests/real
-	@which=full; $(RUN_MATRIX)
+	@which=full; args=; $(RUN_MATRIX)
 check-runtimes-covering: all
 	@$(MKDIR_P) tests/real
-	@which=covering; $(RUN_MATRIX)
-.PHONY: check-runtimes check-runtimes-covering
+	@which=covering; args=; $(RUN_MATRIX)
+# The full matrix's cells round and round for STRESS_SECONDS, gcoracle alone on
+# each capture: for the races a real runtime shows once in hundreds of captures.
+STRESS_SECONDS = 3600
+check-runtimes-stress: all
+	@$(MKDIR_P) tests/real
+	@which=stress; args=$(STRESS_SECONDS); $(RUN_MATRIX)
+.PHONY: check-runtimes check-runtimes-covering check-runtimes-stress
 CLEANFILES += tests/real/matrix-full.log tests/real/matrix-full.trs \
-	tests/real/matrix-covering.log tests/real/matrix-covering.trs
+	tests/real/matrix-covering.log tests/real/matrix-covering.trs \
+	tests/real/matrix-stress.log tests/real/matrix-stress.trs
 
 clean-local: clean-local-real
 clean-local-real:

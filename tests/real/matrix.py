@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """gcoracle across real .NET runtimes: the recorded runtime matrix.
 
-  matrix.py [--slice | --covering | --full [--keep]] [--fixtures DIR]
+  matrix.py [--slice | --covering | --full [--keep] | --stress SECONDS] [--fixtures DIR]
 
 Publishes the C# workload (tests/real/workload/) self-contained for every
 runtime that runs here (tests/real/runtimes/: .NET Core 3.1.3, 8.0, 9.0, 10.0
@@ -27,6 +27,9 @@ check-runtimes-covering) runs the covering design of docs/real-runtime.md, 36
 of them: every runtime x every GC mode it has, every capture method and keyword
 set on every runtime (a passed capture's files are removed again unless --keep:
 they add up to gigabytes).
+--stress SECONDS (make check-runtimes-stress) captures the full matrix's cells round
+and round for that long, each checked by gcoracle alone: how the rare races of
+docs/real-runtime.md were found.
 --fixtures DIR records the small fixture captures of tests/real/fixtures/
 instead (a maintainer's step; tests/real/fixtures.py checks them offline).
 
@@ -511,8 +514,56 @@ def record_fixtures(dest, exes, trace_exe, counter):
             print(f"{name}: {os.path.getsize(base + '.nettrace')} bytes")
 
 
+def run_stress(cells, exes, trace_exe, capdir, seconds):
+    """Captures the full matrix's cells round and round for `seconds`, each checked by
+    gcoracle alone (exit 0, no error, no warning): rare races of a real runtime show up
+    only over hundreds of captures. A capture that fails is kept in capdir; one TAP line
+    per cell."""
+    deadline = time.monotonic() + seconds
+    # Runtimes in turn, so that a short run sees every runtime.
+    per = collections.defaultdict(list)
+    for c in cells:
+        per[c[0]].append(c)
+    cells = [c for i in range(max(map(len, per.values())))
+             for lst in per.values() if i < len(lst) for c in [lst[i]]]
+    runs, bad = collections.Counter(), collections.defaultdict(list)
+    i = 0
+    while time.monotonic() < deadline:
+        label, mode, method, kwset = cells[i % len(cells)]
+        i += 1
+        cell = f"net{label}-{mode}-{method}-{kwset}"
+        if label not in exes or (method == "dotnet-trace" and trace_exe is None):
+            continue
+        prefix = next(r for r in RUNTIMES if r[0] == label)[3]
+        name = f"{cell}-{i}"
+        good, detail = capture(exes[label], label, prefix, name, mode, method, kwset, capdir,
+                               trace_exe)
+        runs[cell] += 1
+        if good is not True:
+            bad[cell].append(f"{name}: not captured: {detail[-300:]}")
+            continue
+        proc = subprocess.run([oracle, os.path.join(capdir, name + ".nettrace")],
+                              capture_output=True, text=True)
+        said = [ln for ln in proc.stdout.splitlines() + proc.stderr.splitlines()
+                if re.match(r"GC-\S+ (error|warning)", ln)]
+        if proc.returncode != 0 or said:
+            bad[cell].append(f"{name}: gcoracle exit {proc.returncode}: {'; '.join(said[:3])}")
+            continue
+        for ext in (".nettrace", ".listener.jsonl", ".stdout", ".env", ".log"):
+            if os.path.exists(os.path.join(capdir, name + ext)):
+                os.remove(os.path.join(capdir, name + ext))
+    for cell in sorted(runs):
+        ok(not bad[cell], f"{cell}: {runs[cell]} captures, gcoracle clean on "
+           f"{runs[cell] - len(bad[cell])}", "\n".join(bad[cell][:5]))
+    print(f"# {sum(runs.values())} captures in {seconds:.0f} s; failed ones kept in {capdir}")
+    print(f"1..{tap.n}")
+    return 1 if tap.failed else 0
+
+
 def main(argv):
-    which = "full" if "--full" in argv else "covering" if "--covering" in argv else "slice"
+    stress = float(argv[argv.index("--stress") + 1]) if "--stress" in argv else 0
+    which = "full" if "--full" in argv or stress else \
+        "covering" if "--covering" in argv else "slice"
     fixtures = argv[argv.index("--fixtures") + 1] if "--fixtures" in argv else None
     if not shutil.which("dotnet"):
         print("1..0 # SKIP the .NET SDK (dotnet) is not installed")
@@ -540,8 +591,10 @@ def main(argv):
         record_fixtures(fixtures, exes, trace_exe, counter)
         return 0
 
-    capdir = os.path.join(work, which)
+    capdir = os.path.join(work, "stress" if stress else which)
     os.makedirs(capdir, exist_ok=True)
+    if stress:
+        return run_stress(cells, exes, trace_exe, capdir, stress)
     rows = []
     evds = {}
     for label, mode, method, kwset in cells:
