@@ -281,91 +281,82 @@ def capture_once(exe, label, prefix, name, mode, method, kwset, capdir, trace_ex
     os.makedirs(run_dir)
     log = open(base + ".log", "w")
     go = os.path.join(run_dir, "go")
-    if method == "env":
-        settings.update({prefix + "EnableEventPipe": "1",
-                         prefix + "EventPipeConfig": providers(kwset),
-                         prefix + "EventPipeOutputStreaming": "1",
-                         prefix + "EventPipeCircularMB": "256",
-                         prefix + "EventPipeRundown": "0"})
-        if label != "3.1":
-            # 3.1.3 crashes at start-up with an output path (runtime-matrix.md): it writes
-            # GcWorkload.PID.nettrace into its working folder instead.
-            settings[prefix + "EventPipeOutputPath"] = base + ".nettrace"
-        with open(base + ".stdout", "w") as so:
-            app = subprocess.Popen(args, cwd=run_dir, env=clean_env(settings), stdout=so,
+    try:
+        if method == "env":
+            settings.update({prefix + "EnableEventPipe": "1",
+                             prefix + "EventPipeConfig": providers(kwset),
+                             prefix + "EventPipeOutputStreaming": "1",
+                             prefix + "EventPipeCircularMB": "256",
+                             prefix + "EventPipeRundown": "0"})
+            if label != "3.1":
+                # 3.1.3 crashes at start-up with an output path (runtime-matrix.md): it writes
+                # GcWorkload.PID.nettrace into its working folder instead.
+                settings[prefix + "EventPipeOutputPath"] = base + ".nettrace"
+            with open(base + ".stdout", "w") as so:
+                app = subprocess.Popen(args, cwd=run_dir, env=clean_env(settings), stdout=so,
+                                       stderr=log, stdin=subprocess.DEVNULL, start_new_session=True)
+                rc = wait_limited(app, HANG_SECONDS, "the workload")
+            if label == "3.1":
+                made = [f for f in os.listdir(run_dir) if f.endswith(".nettrace")]
+                if len(made) == 1:
+                    os.replace(os.path.join(run_dir, made[0]), base + ".nettrace")
+        elif method == "dotnet-trace" and label != "3.1":
+            # The client launches the workload (reverse diagnostics port) and keeps its stdout.
+            settings["GCWORKLOAD_SUMMARY"] = base + ".stdout"
+            cmd = [trace_exe, "collect", "--providers", providers(kwset), "-o", base + ".nettrace"]
+            if kwset == "fixture":
+                cmd += ["--rundown", "false"]   # the method rundown is most of a small file
+            cmd += ["--"] + args
+            client = subprocess.Popen(cmd, cwd=run_dir, env=clean_env(settings), stdout=log,
+                                      stderr=log, stdin=subprocess.DEVNULL, start_new_session=True)
+            rc = wait_limited(client, HANG_SECONDS, "dotnet-trace and the workload it launched")
+        else:
+            # Attach by pid: 3.1 (no reverse port) with dotnet-trace, or the IPC probe that asks
+            # for serialization format `fmt`. The workload waits for the go file.
+            settings["GCWORKLOAD_SUMMARY"] = base + ".stdout"
+            settings["GCWORKLOAD_GO"] = go
+            app = subprocess.Popen(args, cwd=run_dir, env=clean_env(settings), stdout=log,
                                    stderr=log, stdin=subprocess.DEVNULL, start_new_session=True)
+            if method == "dotnet-trace":
+                client = subprocess.Popen([trace_exe, "collect", "-p", str(app.pid), "--providers",
+                                           providers(kwset), "-o", base + ".nettrace"]
+                                          + (["--rundown", "false"] if kwset == "fixture" else []),
+                                          cwd=run_dir, env=clean_env({}), stdout=log, stderr=log,
+                                          stdin=subprocess.DEVNULL, start_new_session=True)
+                # dotnet-trace opens its output once the session runs (empty until the first
+                # buffer comes).
+                started = wait_for(base + ".nettrace", 30)
+            else:
+                client = subprocess.Popen([sys.executable, os.path.join(here, "ipc_collect.py"),
+                                           str(app.pid), str(fmt), providers(kwset),
+                                           base + ".nettrace", go],
+                                          cwd=run_dir, stdout=subprocess.PIPE, stderr=log, text=True,
+                                          start_new_session=True)
+                started = wait_for(go, 30) or client.poll() is not None
+            open(go, "w").close()
             try:
                 rc = wait_limited(app, HANG_SECONDS, "the workload")
             except Hung:
-                log.close()
+                kill_group(client)
                 raise
-        if label == "3.1":
-            made = [f for f in os.listdir(run_dir) if f.endswith(".nettrace")]
-            if len(made) == 1:
-                os.replace(os.path.join(run_dir, made[0]), base + ".nettrace")
-    elif method == "dotnet-trace" and label != "3.1":
-        # The client launches the workload (reverse diagnostics port) and keeps its stdout.
-        settings["GCWORKLOAD_SUMMARY"] = base + ".stdout"
-        cmd = [trace_exe, "collect", "--providers", providers(kwset), "-o", base + ".nettrace"]
-        if kwset == "fixture":
-            cmd += ["--rundown", "false"]   # the method rundown is most of a small file
-        cmd += ["--"] + args
-        client = subprocess.Popen(cmd, cwd=run_dir, env=clean_env(settings), stdout=log,
-                                  stderr=log, stdin=subprocess.DEVNULL, start_new_session=True)
-        try:
-            rc = wait_limited(client, HANG_SECONDS, "dotnet-trace and the workload it launched")
-        except Hung:
-            log.close()
-            raise
-    else:
-        # Attach by pid: 3.1 (no reverse port) with dotnet-trace, or the IPC probe that asks
-        # for serialization format `fmt`. The workload waits for the go file.
-        settings["GCWORKLOAD_SUMMARY"] = base + ".stdout"
-        settings["GCWORKLOAD_GO"] = go
-        app = subprocess.Popen(args, cwd=run_dir, env=clean_env(settings), stdout=log,
-                               stderr=log, stdin=subprocess.DEVNULL, start_new_session=True)
-        if method == "dotnet-trace":
-            client = subprocess.Popen([trace_exe, "collect", "-p", str(app.pid), "--providers",
-                                       providers(kwset), "-o", base + ".nettrace"]
-                                      + (["--rundown", "false"] if kwset == "fixture" else []),
-                                      cwd=run_dir, env=clean_env({}), stdout=log, stderr=log,
-                                      stdin=subprocess.DEVNULL, start_new_session=True)
-            # dotnet-trace opens its output once the session runs (empty until the first
-            # buffer comes).
-            started = wait_for(base + ".nettrace", 30)
-        else:
-            client = subprocess.Popen([sys.executable, os.path.join(here, "ipc_collect.py"),
-                                       str(app.pid), str(fmt), providers(kwset),
-                                       base + ".nettrace", go],
-                                      cwd=run_dir, stdout=subprocess.PIPE, stderr=log, text=True,
-                                      start_new_session=True)
-            started = wait_for(go, 30) or client.poll() is not None
-        open(go, "w").close()
-        try:
-            rc = wait_limited(app, HANG_SECONDS, "the workload")
-        except Hung:
-            kill_group(client)
-            log.close()
-            raise
-        try:
-            crc = client.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            kill_group(client)
-            crc = "timeout"
-        if method == "ipc":
-            answer = client.stdout.read()
-            log.write(answer)
-            if crc == 3:
-                log.close()
-                return "refused", answer.strip()
-            if isinstance(rc, int) and rc < 0 and crc == 2:
-                # 8.0 and 9.0 die of the request itself (SIGSEGV before answering)
-                log.close()
-                return "crashed", f"the runtime died of signal {-rc} without answering"
-        rc = rc or (crc if crc != 0 else 0)
-        if not started:
-            rc = rc or "no session"
-    log.close()
+            try:
+                crc = client.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                kill_group(client)
+                crc = "timeout"
+            if method == "ipc":
+                answer = client.stdout.read()
+                log.write(answer)
+                if crc == 3:
+                    return "refused", answer.strip()
+                if isinstance(rc, int) and rc < 0 and crc == 2:
+                    # 8.0 and 9.0 die of the request itself (SIGSEGV before answering)
+                    return "crashed", f"the runtime died of signal {-rc} without answering"
+            rc = rc or (crc if crc != 0 else 0)
+            if not started:
+                rc = rc or "no session"
+    finally:
+        log.close()
     with open(base + ".env", "w") as f:
         f.write("".join(f"{k}={v}\n" for k, v in sorted(settings.items())))
     shutil.rmtree(run_dir, ignore_errors=True)
