@@ -690,8 +690,7 @@ static int gc_body(struct sim *s, const struct gc_info *g)
 		uint64_t th = g->background ? BGC_THREAD : g->user;
 
 		TRY(heap_work(s, 0, th, g->depth, g->background));
-		/* A background GC's come after its GCEnd (background_gc). */
-		return g->background ? 0 : histories(s, th, g);
+		return histories(s, th, g);
 	}
 	TRY(join_point(s, g->background ? JOIN_BGC_AFTER_EPHEMERAL : JOIN_BEGIN_MARK, g, JW_NONE, 0));
 	for (unsigned h = 0; h < s->nheaps; h++)
@@ -744,8 +743,8 @@ static int gc_begin(struct sim *s, const struct gc_info *g)
 	return gc_start(s, g->user, g->count, g->depth, g->reason, g->type);
 }
 
-/* GCEnd and GCHeapStats on th, and for a background GC (bg) then its
- * histories (a foreground GC's come before GCEnd, gc_body). sampler: the
+/* GCEnd and GCHeapStats on th, and for a server GC's background GC (bg)
+ * then its histories (the others' come before GCEnd, gc_body). sampler: the
  * sample profiler begins to suspend between GCEnd and GCHeapStats (a
  * background GC ends without the runtime suspended; a real .NET 8 server
  * GC trace), and has the runtime before the histories (.NET 10, DATAS). */
@@ -779,8 +778,9 @@ static int gc_end(struct sim *s, uint64_t th, uint32_t count, unsigned depth, in
 	s->gcs_done++;
 	if (sampler)
 		TRY(one(s, EV_SUSPEND_END, SAMPLER_THREAD));
-	/* A background GC's thread writes its histories after GCHeapStats,
-	 * the runtime not suspended: the sampler may have it meanwhile. */
+	/* A server GC's background GC writes its histories after GCHeapStats
+	 * (a workstation one before GCEnd: every runtime's fixture shows
+	 * both), the runtime not suspended: the sampler may have it meanwhile. */
 	if (bg)
 		TRY(histories(s, th, bg));
 	return sampler ? restart(s, SAMPLER_THREAD) : 0;
@@ -926,7 +926,7 @@ static int background_gc(struct sim *s)
 	g.background = 1;
 	TRY(gc_body(s, &g));
 	TRY(gc_end(s, BGC_THREAD, g.count, 2,
-		   s->cfg->profile->sampler && gen_rng_chance(&s->rng, 1, 3), &g));
+		   s->cfg->profile->sampler && gen_rng_chance(&s->rng, 1, 3), s->server ? &g : NULL));
 	if (gen_rng_chance(&s->rng, 1, 4)) {
 		TRY(bgc_threads(s, EV_TERM_BGC_THREAD));
 		s->bgc_thread_alive = 0;

@@ -255,7 +255,7 @@ int main(int argc, char **argv)
 				else
 					ngc--;
 				just_ended = 1;
-				/* A background GC's histories follow its GCEnd. */
+				/* A server GC's background GC writes its histories after GCEnd. */
 				bg_ended = gc_type[ngc] == 1;
 			} else if (!strcmp(base, "GCHeapStats")) {
 				if (!just_ended && ngc == 0)
