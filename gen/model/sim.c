@@ -638,9 +638,26 @@ static int heap_work(struct sim *s, unsigned h, uint64_t th, unsigned depth, int
 	return 0;
 }
 
-/* GCPerHeapHistory for every heap, then GCGlobalHeapHistory. */
+/* GCGlobalHeapHistory, then GCPerHeapHistory for every heap (gc.cpp
+ * fire_pevents; the order real traces show). */
 static int histories(struct sim *s, uint64_t th, const struct gc_info *g)
 {
+	if (begin(s, EV_GLOBAL) == 1) {
+		SET("FinalYoungestDesired", 0x600000);
+		SET("NumHeaps", s->nheaps);
+		SET("CondemnedGeneration", g->depth);
+		SET("Reason", 0);
+		SET("PauseMode", 1);
+		SET("MemoryPressure", gen_rng_below(&s->rng, 100));
+		if (gen_emit_has_rows(s->e)) {
+			for (unsigned p = 0; p < 3; p++) {
+				int r = add_row(s);
+
+				set_member(s, (unsigned)r, "Time", gen_rng_below(&s->rng, 5000));
+			}
+		}
+		TRY(send(s, th));
+	}
 	for (unsigned h = 0; h < s->nheaps; h++) {
 		if (begin(s, EV_PER_HEAP) == 1) {
 			SET("HeapIndex", h);
@@ -657,22 +674,6 @@ static int histories(struct sim *s, uint64_t th, const struct gc_info *g)
 			}
 			TRY(send(s, th));
 		}
-	}
-	if (begin(s, EV_GLOBAL) == 1) {
-		SET("FinalYoungestDesired", 0x600000);
-		SET("NumHeaps", s->nheaps);
-		SET("CondemnedGeneration", g->depth);
-		SET("Reason", 0);
-		SET("PauseMode", 1);
-		SET("MemoryPressure", gen_rng_below(&s->rng, 100));
-		if (gen_emit_has_rows(s->e)) {
-			for (unsigned p = 0; p < 3; p++) {
-				int r = add_row(s);
-
-				set_member(s, (unsigned)r, "Time", gen_rng_below(&s->rng, 5000));
-			}
-		}
-		TRY(send(s, th));
 	}
 	return 0;
 }
@@ -698,7 +699,7 @@ static int gc_body(struct sim *s, const struct gc_info *g)
 	if (g->background)
 		TRY(join_point(s, R_JOIN_UPDATE_CARD_BUNDLE, g, JW_NONE, 1));
 	TRY(join_point(s, g->background ? JOIN_BGC_SWEEP : JOIN_DECIDE_ON_COMPACTION, g, JW_NONE, 0));
-	return join_point(s, JOIN_DONE, g, JW_HISTORIES, 0);
+	return join_point(s, JOIN_DONE, g, g->background ? JW_NONE : JW_HISTORIES, 0);
 }
 
 /* A field of an event-version the profile's kinds do not name (the second
@@ -742,10 +743,13 @@ static int gc_begin(struct sim *s, const struct gc_info *g)
 	return gc_start(s, g->user, g->count, g->depth, g->reason, g->type);
 }
 
-/* GCEnd and GCHeapStats on th. sampler: the sample profiler begins to
- * suspend between them (a background GC ends without the runtime
- * suspended; a real .NET 8 server GC trace), and has the runtime after. */
-static int gc_end(struct sim *s, uint64_t th, uint32_t count, unsigned depth, int sampler)
+/* GCEnd and GCHeapStats on th, and for a server GC's background GC (bg)
+ * then its histories (the others' come before GCEnd, gc_body). sampler: the
+ * sample profiler begins to suspend between GCEnd and GCHeapStats (a
+ * background GC ends without the runtime suspended; a real .NET 8 server
+ * GC trace), and has the runtime before the histories (.NET 10, DATAS). */
+static int gc_end(struct sim *s, uint64_t th, uint32_t count, unsigned depth, int sampler,
+		  const struct gc_info *bg)
 {
 	if (begin(s, EV_GCEND) == 1) {
 		SET("Count", count);
@@ -772,10 +776,14 @@ static int gc_end(struct sim *s, uint64_t th, uint32_t count, unsigned depth, in
 		TRY(send(s, th));
 	}
 	s->gcs_done++;
-	if (!sampler)
-		return 0;
-	TRY(one(s, EV_SUSPEND_END, SAMPLER_THREAD));
-	return restart(s, SAMPLER_THREAD);
+	if (sampler)
+		TRY(one(s, EV_SUSPEND_END, SAMPLER_THREAD));
+	/* A server GC's background GC writes its histories after GCHeapStats
+	 * (a workstation one before GCEnd: every runtime's fixture shows
+	 * both), the runtime not suspended: the sampler may have it meanwhile. */
+	if (bg)
+		TRY(histories(s, th, bg));
+	return sampler ? restart(s, SAMPLER_THREAD) : 0;
 }
 
 static unsigned pick_reason(struct sim *s)
@@ -825,7 +833,7 @@ static int blocking_gc(struct sim *s, unsigned type)
 	}
 	TRY(gc_begin(s, &g));
 	TRY(gc_body(s, &g));
-	TRY(gc_end(s, th, g.count, g.depth, 0));
+	TRY(gc_end(s, th, g.count, g.depth, 0, NULL));
 	TRY(gc_restart(s, th));
 	if (!backoff)
 		return 0;
@@ -918,7 +926,7 @@ static int background_gc(struct sim *s)
 	g.background = 1;
 	TRY(gc_body(s, &g));
 	TRY(gc_end(s, BGC_THREAD, g.count, 2,
-		   s->cfg->profile->sampler && gen_rng_chance(&s->rng, 1, 3)));
+		   s->cfg->profile->sampler && gen_rng_chance(&s->rng, 1, 3), s->server ? &g : NULL));
 	if (gen_rng_chance(&s->rng, 1, 4)) {
 		TRY(bgc_threads(s, EV_TERM_BGC_THREAD));
 		s->bgc_thread_alive = 0;

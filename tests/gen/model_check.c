@@ -87,7 +87,7 @@ int main(int argc, char **argv)
 	unsigned nnames = 0;
 	/* GC state */
 	uint64_t gc_count[2] = { 0, 0 }, gc_depth[2] = { 0, 0 }, last_start = 0;
-	int gc_type[2] = { -1, -1 }, ngc = 0, just_ended = 0;
+	int gc_type[2] = { -1, -1 }, ngc = 0, just_ended = 0, bg_ended = 0;
 	/* Suspensions per thread (0 none, 1 suspending, 2 suspended, 3
 	 * restarting): the runtime fires GCSuspendEEBegin before it takes the
 	 * suspension lock and GCRestartEEEnd after it lets go, so threads'
@@ -244,6 +244,7 @@ int main(int argc, char **argv)
 				}
 				last_start = c;
 				just_ended = 0;
+				bg_ended = 0;
 			} else if (!strcmp(base, "GCEnd") && f) {
 				uint64_t c = uget(f, "Count"), d = uget(f, "Depth");
 
@@ -254,6 +255,8 @@ int main(int argc, char **argv)
 				else
 					ngc--;
 				just_ended = 1;
+				/* A server GC's background GC writes its histories after GCEnd. */
+				bg_ended = gc_type[ngc] == 1;
 			} else if (!strcmp(base, "GCHeapStats")) {
 				if (!just_ended && ngc == 0)
 					ERR("event %lu: GCHeapStats outside GC", nev - 1);
@@ -308,7 +311,7 @@ int main(int argc, char **argv)
 					open_susp--;
 				}
 			} else if (!strcmp(base, "GCGlobalHeapHistory") || !strcmp(base, "GCPerHeapHistory")) {
-				if (ngc == 0)
+				if (ngc == 0 && !bg_ended)
 					ERR("event %lu: heap history outside GC", nev - 1);
 			}
 		}
