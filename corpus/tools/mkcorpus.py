@@ -234,6 +234,12 @@ RUNTIME_HABITS = (
      "the sample profiler begins to suspend (Count 0xFFFFFFFF) between a background GC's "
      "GCEnd and its GCHeapStats: a background GC ends without the runtime suspended, and "
      "that GC has still just ended"),
+    ("sampler_in_bgc_histories", "net10", 40,
+     "a server GC's background GC writes GCEnd, GCHeapStats and then its histories, "
+     "GCGlobalHeapHistory first, without the runtime suspended: the sample profiler's "
+     "suspension (Count 0xFFFFFFFF) gets the runtime between GCGlobalHeapHistory and the "
+     "GCPerHeapHistory events, and that GC has still just ended",
+     {"args": ["--heaps", "4"]}),
     ("nogc_region_gc_numbers", "net10", 6,
      "a no-GC region takes a GC number with GCTriggered (Reason 1) and a GC suspension but "
      "no GCStart: GC numbers have a gap and the next suspension's Count is one above"),

@@ -348,7 +348,7 @@ struct gc_info {
 
 static int gc_start(struct sim *s, uint64_t th, uint32_t count, unsigned depth, unsigned reason,
 		    unsigned type);
-static int histories(struct sim *s, uint64_t th, const struct gc_info *g);
+static int histories(struct sim *s, uint64_t th, const struct gc_info *g, int sampler_mid);
 
 /*
  * One join of the server GC's threads (gc.cpp t_join::join), heaps
@@ -383,7 +383,7 @@ static int join_point(struct sim *s, uint32_t id, const struct gc_info *g, enum 
 	if (work == JW_GCSTART)
 		TRY(gc_start(s, th, g->count, g->depth, g->reason, g->type));
 	else if (work == JW_HISTORIES)
-		TRY(histories(s, th, g));
+		TRY(histories(s, th, g, 0));
 	TRY(join_event(s, th, reverse ? JOIN_HEAP_R_RESTART : JOIN_HEAP_RESTART, 0, 2, 0xFFFFFFFFu));
 	TRY(join_event(s, th, reverse ? JOIN_HEAP_R_RESTART : JOIN_HEAP_RESTART, 1, 2, 0xFFFFFFFFu));
 	for (unsigned k = 0; k < n; k++) {
@@ -639,8 +639,10 @@ static int heap_work(struct sim *s, unsigned h, uint64_t th, unsigned depth, int
 }
 
 /* GCGlobalHeapHistory, then GCPerHeapHistory for every heap (gc.cpp
- * fire_pevents; the order real traces show). */
-static int histories(struct sim *s, uint64_t th, const struct gc_info *g)
+ * fire_pevents; the order real traces show). sampler_mid: the sample
+ * profiler's suspension, begun after GCEnd, gets the runtime between the two
+ * (a real .NET 10 DATAS trace). */
+static int histories(struct sim *s, uint64_t th, const struct gc_info *g, int sampler_mid)
 {
 	if (begin(s, EV_GLOBAL) == 1) {
 		SET("FinalYoungestDesired", 0x600000);
@@ -658,6 +660,8 @@ static int histories(struct sim *s, uint64_t th, const struct gc_info *g)
 		}
 		TRY(send(s, th));
 	}
+	if (sampler_mid)
+		TRY(one(s, EV_SUSPEND_END, SAMPLER_THREAD));
 	for (unsigned h = 0; h < s->nheaps; h++) {
 		if (begin(s, EV_PER_HEAP) == 1) {
 			SET("HeapIndex", h);
@@ -690,7 +694,7 @@ static int gc_body(struct sim *s, const struct gc_info *g)
 		uint64_t th = g->background ? BGC_THREAD : g->user;
 
 		TRY(heap_work(s, 0, th, g->depth, g->background));
-		return histories(s, th, g);
+		return histories(s, th, g, 0);
 	}
 	TRY(join_point(s, g->background ? JOIN_BGC_AFTER_EPHEMERAL : JOIN_BEGIN_MARK, g, JW_NONE, 0));
 	for (unsigned h = 0; h < s->nheaps; h++)
@@ -747,10 +751,12 @@ static int gc_begin(struct sim *s, const struct gc_info *g)
  * then its histories (the others' come before GCEnd, gc_body). sampler: the
  * sample profiler begins to suspend between GCEnd and GCHeapStats (a
  * background GC ends without the runtime suspended; a real .NET 8 server
- * GC trace), and has the runtime before the histories (.NET 10, DATAS). */
+ * GC trace), and has the runtime before the histories or among them. */
 static int gc_end(struct sim *s, uint64_t th, uint32_t count, unsigned depth, int sampler,
 		  const struct gc_info *bg)
 {
+	int mid;
+
 	if (begin(s, EV_GCEND) == 1) {
 		SET("Count", count);
 		SET("Depth", depth);
@@ -776,13 +782,16 @@ static int gc_end(struct sim *s, uint64_t th, uint32_t count, unsigned depth, in
 		TRY(send(s, th));
 	}
 	s->gcs_done++;
-	if (sampler)
+	mid = sampler && bg && gen_rng_chance(&s->rng, 1, 2);
+	if (sampler && !mid)
 		TRY(one(s, EV_SUSPEND_END, SAMPLER_THREAD));
 	/* A server GC's background GC writes its histories after GCHeapStats
 	 * (a workstation one before GCEnd: every runtime's fixture shows
-	 * both), the runtime not suspended: the sampler may have it meanwhile. */
+	 * both), the runtime not suspended: the sampler may have it meanwhile,
+	 * before them (.NET 8.0) or between the global and the per-heap ones
+	 * (.NET 10.0). */
 	if (bg)
-		TRY(histories(s, th, bg));
+		TRY(histories(s, th, bg, mid));
 	return sampler ? restart(s, SAMPLER_THREAD) : 0;
 }
 

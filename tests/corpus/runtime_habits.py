@@ -108,6 +108,29 @@ def sampler_at_bgc_end(evs):
     return found > 0, "%d non-GC suspensions begun inside a background GC's end" % found
 
 
+def sampler_in_bgc_histories(evs):
+    """A server GC's background GC writes GCEnd, GCHeapStats and then its
+    histories; another thread's non-GC suspension gets the runtime between
+    its GCGlobalHeapHistory and its first GCPerHeapHistory."""
+    background, non_gc, tail, found = set(), set(), None, 0
+    for e in evs:
+        b, t = base(e), e["thread"]
+        if b == "GCSuspendEEBegin" and e["fields"]["Count"] == 0xFFFFFFFF:
+            non_gc.add(t)
+        elif b == "GCStart" and e["fields"]["Type"] == 1:
+            background.add(e["fields"]["Count"])
+        elif b == "GCEnd" and e["fields"]["Count"] in background:
+            tail = [t, False]
+        elif tail and b == "GCGlobalHeapHistory" and t == tail[0]:
+            tail[1] = True
+        elif tail and b == "GCSuspendEEEnd" and t in non_gc and t != tail[0]:
+            found += tail[1]
+        elif tail and b == "GCPerHeapHistory" and t == tail[0]:
+            tail = None
+    return found > 0, "%d non-GC suspensions got the runtime inside a background GC's " \
+        "histories" % found
+
+
 def nogc_numbers(evs):
     """A GC suspension with no GCStart before its restart, after a
     GCTriggered Reason 1, and the next GCStart's Count skips a number."""
@@ -171,6 +194,7 @@ HABITS = {
     "netcore3_no_segment_events": no_segments,
     "sampler_backoff": sampler_backoff,
     "sampler_at_bgc_end": sampler_at_bgc_end,
+    "sampler_in_bgc_histories": sampler_in_bgc_histories,
     "nogc_region_gc_numbers": nogc_numbers,
     "sampler_thread_ids": sampler_thread_ids,
 }
