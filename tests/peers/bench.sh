@@ -20,7 +20,7 @@
 #   BENCH_SIZE=256M   bytes of each stream (K, M, G suffixes; 1G and 5G for
 #                     the large runs: 5G takes about an hour on two cores)
 #   BENCH_RUNS=5      runs of each command
-#   BENCH_FORMATS="nettrace-v5 nettrace-v6 etl ctf"
+#   BENCH_FORMATS="nettrace-v5 nettrace-v6 etl etl-compressed ctf"
 #   BENCH_DIR         where the streams go (default $TMPDIR or /tmp)
 #
 # usage: bench.sh BUILDDIR SRCDIR
@@ -29,7 +29,7 @@ top=${1:-.}
 src=${2:-.}
 gcgen=$top/gen/gcgen oracle=$top/oracle/gcoracle rusage=$top/tests/oracle/rusage
 runs=${BENCH_RUNS:-5}
-formats=${BENCH_FORMATS:-nettrace-v5 nettrace-v6 etl ctf}
+formats=${BENCH_FORMATS:-nettrace-v5 nettrace-v6 etl etl-compressed ctf}
 size=$(echo "${BENCH_SIZE:-256M}" | awk '{
 	n = $1 + 0; u = toupper(substr($1, length($1)))
 	if (u == "K") n *= 1024; else if (u == "M") n *= 1048576; else if (u == "G") n *= 1073741824
