@@ -11,6 +11,8 @@
 #include "tap.h"
 
 static struct test_stream st;
+/* Threads that expand a compressed file's buffers (etr_set_workers). */
+static unsigned workers;
 
 struct readout {
 	struct test_diags d;
@@ -34,6 +36,8 @@ static void read_all(const uint8_t *buf, size_t len, struct readout *o)
 	}
 	r = etr_open(f, test_diags_report, &o->d, &info);
 	o->opened = r != NULL;
+	if (r && workers && etr_set_workers(r, workers))
+		o->opened = -1;
 	if (r) {
 		while (etr_next(r, &ev) == OR_EVENT) {
 			if (o->events < TEST_MAXEV)
@@ -133,6 +137,73 @@ static void truncations_packed(const char *label, const uint8_t *base, size_t le
 	       label, len, bad, silent);
 }
 
+static int same_readout(const struct readout *a, const struct readout *b)
+{
+	unsigned nd = a->d.n < TEST_DIAGS_KEPT ? a->d.n : TEST_DIAGS_KEPT;
+	unsigned ne = a->events < TEST_MAXEV ? a->events : TEST_MAXEV;
+
+	if (a->opened != b->opened || a->events != b->events || a->d.n != b->d.n ||
+	    a->d.errors != b->d.errors)
+		return 0;
+	for (unsigned i = 0; i < nd; i++)
+		if (strcmp(a->d.code[i], b->d.code[i]) || a->d.offset[i] != b->d.offset[i])
+			return 0;
+	return !memcmp(a->ends, b->ends, ne * sizeof a->ends[0]);
+}
+
+/*
+ * A compressed file read with 1, 2 and 3 threads expanding its buffers
+ * gives what one thread gives: the same events (count and where each
+ * ends) and the same diagnostics in the same order, whole, cut at every
+ * seventh offset (each thread count in turn), and with random bytes
+ * changed (headers, sizes and LZXPRESS data damaged, so buffers are
+ * skipped, lost and cut while others are read ahead). Each read starts
+ * and joins its threads, so the offsets are sampled: every offset costs
+ * minutes here.
+ */
+static void threads_same(const uint8_t *base, size_t len)
+{
+	static struct readout one, many;
+	uint8_t *b = malloc(len);
+	uint64_t s = 1009;
+	unsigned runs = 0, differ = 0;
+
+	for (size_t cut = 0; cut <= len + 6; cut += 7) {
+		size_t at = cut < len ? cut : len;
+		unsigned w = 1 + (unsigned)(cut / 7 % 3);
+
+		workers = 0;
+		read_all(base, at, &one);
+		workers = w;
+		read_all(base, at, &many);
+		runs++;
+		if (!same_readout(&one, &many) && differ++ < 3)
+			tap_diag("%u workers, cut at %zu: %u events and %u diagnostics, one thread %u and %u",
+			         w, at, many.events, many.d.n, one.events, one.d.n);
+	}
+	for (unsigned w = 1; w <= 3; w++) {
+		for (unsigned i = 0; i < 400; i++) {
+			unsigned flips = 1 + (unsigned)(test_rng(&s) % 8);
+
+			memcpy(b, base, len);
+			for (unsigned k = 0; k < flips; k++)
+				b[test_rng(&s) % len] = (uint8_t)test_rng(&s);
+			workers = 0;
+			read_all(b, len, &one);
+			workers = w;
+			read_all(b, len, &many);
+			runs++;
+			if (!same_readout(&one, &many) && differ++ < 3)
+				tap_diag("%u workers, damaged file %u: %u events and %u diagnostics, one thread %u and %u",
+				         w, i, many.events, many.d.n, one.events, one.d.n);
+		}
+	}
+	workers = 0;
+	tap_ok(!differ && runs > 0, "a compressed file read with 1 to 3 expanding threads gives one thread's events and diagnostics, whole, cut and damaged (%u reads, %u different)",
+	       runs, differ);
+	free(b);
+}
+
 /* Random bytes changed anywhere (headers included): every read ends, and
  * never returns more events than the records the file can hold. Run under
  * --enable-sanitizers this is the memory-safety check. */
@@ -190,6 +261,7 @@ int main(void)
 
 		truncations_packed("compressed ps8", buf, len);
 		corruption(buf, len);
+		threads_same(buf, len);
 		free(buf);
 	}
 	et_make(&st, 40, 5, 1);

@@ -24,6 +24,10 @@ static int etl_open(struct or_reader **r, FILE *in, struct or_ctx *ctx,
 {
 	struct etr_reader *er = etr_open(in, report, ctx, info);
 
+	/* --threads N: N - 1 threads expand a compressed file's buffers; the
+	 * reading thread expands some too. Without them it reads on alone. */
+	if (er && ctx->threads > 1)
+		(void)etr_set_workers(er, ctx->threads - 1);
 	*r = (struct or_reader *)(void *)er;
 	return er ? 0 : -1;
 }

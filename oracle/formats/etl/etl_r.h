@@ -28,7 +28,8 @@
  * in or_event.pointer_size; info->pointer_size is the logfile header's.
  *
  * Streaming: one buffer in memory (the file's BufferSize, at most 64 MiB,
- * allocated once); memory does not grow with the file. A problem inside a
+ * allocated once; with workers, etr_set_workers, four more pairs of
+ * buffers of at most 4 MiB); memory does not grow with the file. A problem inside a
  * buffer costs the rest of that buffer; truncation ends the stream after
  * the records that lie wholly before the cut.
  *
@@ -73,6 +74,12 @@ int etr_probe(const uint8_t *head, size_t len);
  * kept (see above) and must outlive the reader. */
 struct etr_reader *etr_open(FILE *in, etr_report_fn report, void *arg,
                             struct or_stream_info *info);
+/* Expand a compressed file's buffers ahead on this many worker threads
+ * (etl_inflate.h), before the first etr_next(). What the reader returns and
+ * says is the same with any number. 0: done, or nothing to do (a plain
+ * file, 0 workers); -1: the threads or their buffers could not be had (the
+ * reader goes on without them). */
+int etr_set_workers(struct etr_reader *r, unsigned workers);
 enum or_status etr_next(struct etr_reader *r, struct or_event *ev);
 void etr_counts(const struct etr_reader *r, struct etr_counts *c);
 void etr_close(struct etr_reader *r);

@@ -14,22 +14,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <libfwnt.h>
-
+#include "oracle/formats/etl/etl_inflate.h"
 #include "oracle/formats/etl/etl_r.h"
 #include "spec/gcspec.h"
 #include "util/le.h"
 
-#define BUFHDR 0x48u
+#define BUFHDR ETL_BUFHDR
 #define MIN_BUFFER 0x200u         /* room for a buffer header and the logfile header */
 #define MAX_BUFFER (64u << 20)    /* Windows allows 1 MiB (16 MiB lately); far above */
 #define NO_PER_PROCESSOR_BUFFERING 0x10000000u
 #define COMPRESSED_MODE 0x04000000u   /* LogFileMode: EVENT_TRACE_COMPRESSED_MODE */
-#define BUFFER_COMPRESSED 0x0040u     /* BufferFlag: the data after the header is LZXPRESS */
-/* libfwnt's LZXPRESS decoder (20181227) reads the 4-byte indicator word
- * whole even when fewer bytes are left, and writes one byte past the
- * output bound before it reports the overrun: both land in this slack. */
-#define SLACK 8u
+#define BUFFER_COMPRESSED ETL_BUFFER_COMPRESSED /* BufferFlag: the data after the header is LZXPRESS */
+#define SLACK ETL_SLACK
 #define MAX_NAMES 256             /* distinct GUID names kept; more share one */
 
 enum rkind { R_UNKNOWN = 0, R_SYSTEM, R_COMPACT, R_PERFINFO, R_CLASSIC, R_INSTANCE,
@@ -60,8 +56,10 @@ struct etr_reader {
 	etr_report_fn report;
 	void *arg;
 	struct or_stream_info *info;
-	uint8_t *buf;              /* bsize + SLACK bytes */
+	uint8_t *buf;              /* the buffer being walked: base, or etl_inflate's */
+	uint8_t *base;             /* bsize + SLACK bytes: buffer 0, and the others of a plain file */
 	uint8_t *cbuf;             /* compressed mode: a buffer's data as stored */
+	struct etl_inflate *inflate; /* compressed mode: its buffers, read and expanded */
 	uint32_t bsize;            /* the file's buffer size */
 	uint64_t boff;             /* file offset of buf[0] */
 	uint32_t pos, end;         /* next record; end of data in this buffer */
@@ -248,23 +246,29 @@ static int read_plain(struct etr_reader *r)
 /*
  * A buffer of a compressed file: its header, whose BufferSize is the bytes
  * it takes in the file, then (BufferFlag 0x40) LZXPRESS data that expands
- * to exactly Offset - 0x48 bytes, or the buffer as it is. 0: ready;
- * 1: skipped; -1: end (or the next buffer cannot be found).
+ * to exactly Offset - 0x48 bytes, or the buffer as it is. etl_inflate.c
+ * reads and expands it (maybe ahead, on other threads); everything said
+ * about it is said here, when it is reached. 0: ready; 1: skipped; -1:
+ * end (or the next buffer cannot be found).
  */
 static int read_packed(struct etr_reader *r)
 {
-	size_t got = fill(r, BUFHDR), n, out;
+	const struct etl_buffer *b = etl_inflate_next(r->inflate);
 	unsigned long long k = (unsigned long long)r->counts.buffers;
 	uint32_t size, off;
-	libfwnt_error_t *err = NULL;
-	int packed, ok;
+	size_t n, got;
+	int packed;
 
-	if (got == 0)
+	r->buf = b->buf;
+	r->boff = b->offset;
+	r->file_end = b->end_header;
+	if (b->got_header == 0)
 		return end_of_buffers(r);
 	r->counts.buffers++;
-	if (got < BUFHDR) {
+	if (b->got_header < BUFHDR) {
 		say(r, GCSPEC_DIAG_W002, UINT64_MAX, r->file_end,
-		    "file ends inside buffer %llu's header (%zu of %u bytes present)", k, got, BUFHDR);
+		    "file ends inside buffer %llu's header (%zu of %u bytes present)", k,
+		    b->got_header, BUFHDR);
 		return -1;
 	}
 	size = le32(r->buf);
@@ -279,7 +283,8 @@ static int read_packed(struct etr_reader *r)
 		return -1;
 	}
 	n = size - BUFHDR;
-	got = fill_to(r, packed ? r->cbuf : r->buf + BUFHDR, n);
+	got = b->got_data;
+	r->file_end = b->end_data;
 	if (got < n) {
 		say(r, GCSPEC_DIAG_W002, UINT64_MAX, r->file_end,
 		    "file ends inside buffer %llu (%zu of %u bytes present)", k, BUFHDR + got, size);
@@ -294,27 +299,22 @@ static int read_packed(struct etr_reader *r)
 		r->posmask = UINT32_MAX;
 		return start_buffer(r, size) ? 1 : 0;
 	}
-	if (off < BUFHDR || off > r->bsize)
-		return start_buffer(r, 0) ? 1 : 0; /* reports W004 */
-	memset(r->cbuf + n, 0, SLACK);
-	out = r->bsize - BUFHDR;
-	ok = libfwnt_lzxpress_decompress(r->cbuf, n, r->buf + BUFHDR, &out, &err) == 1;
-	if (err)
-		libfwnt_error_free(&err);
+	if (!b->expanded)
+		return start_buffer(r, 0) ? 1 : 0; /* Offset outside the buffer: reports W004 */
 	r->counts.buffers_decompressed++;
-	if (ok)
-		r->counts.bytes_expanded += out;
-	if (!ok) {
+	if (b->ok)
+		r->counts.bytes_expanded += b->out;
+	if (!b->ok) {
 		say(r, GCSPEC_DIAG_W012, UINT64_MAX, r->boff + BUFHDR,
 		    "buffer %llu: its LZXPRESS data (%zu bytes) is corrupt or expands past the %u-byte buffer; buffer skipped",
 		    k, n, r->bsize);
 		r->counts.buffers_skipped++;
 		return 1;
 	}
-	if (out != off - BUFHDR) {
+	if (b->out != off - BUFHDR) {
 		say(r, GCSPEC_DIAG_W013, UINT64_MAX, r->boff + 0x30,
 		    "buffer %llu: its LZXPRESS data expands to %zu bytes, Offset %u says %u; buffer skipped",
-		    k, out, off, off - BUFHDR);
+		    k, b->out, off, off - BUFHDR);
 		r->counts.buffers_skipped++;
 		return 1;
 	}
@@ -611,7 +611,7 @@ struct etr_reader *etr_open(FILE *in, etr_report_fn report, void *arg,
 		    r->bsize, MIN_BUFFER, MAX_BUFFER);
 		goto fail;
 	}
-	r->buf = malloc(r->bsize + SLACK);
+	r->base = r->buf = malloc(r->bsize + SLACK);
 	if (!r->buf)
 		goto fail;
 	memcpy(r->buf, head, sizeof head);
@@ -640,10 +640,12 @@ struct etr_reader *etr_open(FILE *in, etr_report_fn report, void *arg,
 
 			if (!nb)
 				goto fail;
-			r->buf = nb;
+			r->base = r->buf = nb;
 			r->bsize = r->session_bsize;
 		}
-		if (r->compressed && !(r->cbuf = malloc(r->bsize + SLACK)))
+		if (r->compressed &&
+		    (!(r->cbuf = malloc(r->bsize + SLACK)) ||
+		     !(r->inflate = etl_inflate_new(in, r->file_end, r->bsize, 0, r->base, r->cbuf))))
 			goto fail;
 		/* Walk the rest of buffer 0 like any other (real files carry more
 		 * header-group records there). */
@@ -673,6 +675,20 @@ enum or_status etr_next(struct etr_reader *r, struct or_event *ev)
 	}
 }
 
+int etr_set_workers(struct etr_reader *r, unsigned workers)
+{
+	struct etl_inflate *x;
+
+	if (!r->compressed || !workers || r->counts.buffers > 1 || r->done)
+		return 0;
+	x = etl_inflate_new(r->in, r->file_end, r->bsize, workers, NULL, NULL);
+	if (!x)
+		return -1;
+	etl_inflate_free(r->inflate);
+	r->inflate = x;
+	return 0;
+}
+
 void etr_counts(const struct etr_reader *r, struct etr_counts *c)
 {
 	*c = r->counts;
@@ -683,7 +699,8 @@ void etr_close(struct etr_reader *r)
 {
 	if (!r)
 		return;
-	free(r->buf);
+	etl_inflate_free(r->inflate);
+	free(r->base);
 	free(r->cbuf);
 	free(r);
 }
