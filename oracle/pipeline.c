@@ -9,17 +9,17 @@
  * payload) grows that chunk to hold it, so memory is bounded by the
  * reader's largest event.
  *
- * The reading side's loop is run.c's run_events with each event, note and
- * tick put in the queue: the one-thread path stays as it was.
+ * The reading side runs run.c's loop (run_loop.h) with each event, note
+ * and tick put in the queue: the one-thread path stays as it was.
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "oracle/check/check.h"
 #include "oracle/pipeline.h"
 #include "oracle/progress.h"
+#include "oracle/run_loop.h"
 
 #define NCHUNK 4
 #define CHUNK (256u * 1024u)
@@ -277,58 +277,26 @@ static void rd_diag(void *arg, const struct or_diag *d)
 	memcpy(at + nlen, d->message, mlen);
 }
 
-static void put_tick(struct or_pipe *p, uint64_t done)
+static void put_tick(void *arg, uint64_t done)
 {
-	uint8_t *at;
+	struct or_pipe *p = arg;
+	uint64_t *at;
 
 	if (!p->threaded)
 		or_progress_tick(p->ctx->progress, done);
 	else if (!p->oom && (at = room(p, R_TICK, sizeof(struct rec) + sizeof done)))
-		memcpy(at, &done, sizeof done);
+		*at = done;
 }
 
-/* run.c's run_events, on the reading side's context. */
+/* run.c's event loop on the reading side's context, into the queue. The
+ * stream's order and progress are read once: the run's context lies in
+ * lines the writing thread writes. */
 static enum or_status read_events(struct or_pipe *p)
 {
-	struct or_ctx *rd = &p->rd;
-	/* Read once: the writing side's counters share these lines. */
-	uint8_t unordered = p->ctx->info.unordered;
-	int progress = p->ctx->progress != NULL;
-	uint64_t next = p->next, end_off = p->end_off;
-	struct or_event ev;
-	enum or_status st;
+	enum or_status st = or_run_loop(&p->rd, p->ctx->info.unordered, p->ops, p->r, put_event,
+	                                p->ctx->progress ? put_tick : NULL, p, &p->oom,
+	                                &p->next, &p->end_off);
 
-	for (;;) {
-		int kept;
-
-		if ((st = p->ops->next(p->r, &ev)) <= OR_END || p->oom)
-			break;
-		if (st == OR_SYNC) {
-			or_reorder_flush(&rd->reorder, put_event, p);
-			continue;
-		}
-		next = ev.index + 1;
-		end_off = ev.payload_offset + ev.payload_len;
-		if (progress && !(ev.index & 0xFFFF))
-			put_tick(p, ev.payload_offset);
-		if (unordered != OR_BY_PROCESSOR)
-			or_check_timestamp(rd, &ev);
-		if (!unordered) {
-			put_event(p, &ev);
-			continue;
-		}
-		kept = or_reorder_add(&rd->reorder, &ev);
-		if (kept > 0) {
-			or_reorder_flush_older(&rd->reorder, put_event, p);
-		} else if (kept < 0) {
-			or_reorder_flush(&rd->reorder, put_event, p);
-			put_event(p, &ev);
-		}
-	}
-	or_reorder_flush(&rd->reorder, put_event, p);
-	or_reorder_free(&rd->reorder);
-	p->next = next;
-	p->end_off = end_off;
 	return p->oom ? OR_IOERR : st;
 }
 
