@@ -9,17 +9,17 @@
  * payload) grows that chunk to hold it, so memory is bounded by the
  * reader's largest event.
  *
- * The reading side's loop is run.c's run_events with each event, note and
- * tick put in the queue: the one-thread path stays as it was.
+ * The reading side runs run.c's loop (run_loop.h) with each event, note
+ * and tick put in the queue: the one-thread path stays as it was.
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "oracle/check/check.h"
 #include "oracle/pipeline.h"
 #include "oracle/progress.h"
+#include "oracle/run_loop.h"
 
 #define NCHUNK 4
 #define CHUNK (256u * 1024u)
@@ -30,6 +30,25 @@ struct rec {
 	uint32_t type;
 	uint32_t size; /* of the whole record, a multiple of 8 */
 };
+
+/* An event: what the writing side reads of it (decode, check, output) in
+ * 56 bytes; then its payload, its model fields (their length first) and,
+ * for a provider outside the spec, the provider's name, each padded to 8.
+ * Not carried: keywords and writer_thread, read on the reading side alone
+ * (GC-S023), and cls and block, the reader's. */
+struct rec_event {
+	uint64_t index, offset, payload_offset, timestamp, thread_id;
+	uint32_t payload_len;
+	int32_t provider;
+	uint16_t id;
+	uint8_t version, level, opcode, pointer_size;
+	uint8_t has;          /* HAS_ bits */
+	uint8_t pad;
+};
+
+enum { HAS_PAYLOAD = 1, HAS_MODEL = 2, HAS_NAME = 4 };
+
+#define PAD8(n) (((size_t)(n) + 7) & ~(size_t)7)
 
 struct rec_diag {
 	unsigned code;
@@ -43,24 +62,38 @@ struct chunk {
 	size_t len, cap;
 };
 
+/* The two threads run on two cores: what one of them writes for every
+ * event must not share a cache line with what the other reads (each such
+ * write would send the line across and back, which cost more than the
+ * whole hand-over). So the reading side's, the writing side's and the
+ * shared fields each begin a line of their own. */
+#define LINE 64
+
 struct or_pipe {
+	/* Set before the reading thread starts; read by both. */
 	struct or_ctx *ctx;   /* the run's: decode, check, output */
 	or_pipe_process_fn process;
-	/* The reading side's: its sink hands diagnostics on (or, when the
-	 * run's prints none, counts them, added at the end); its window; the
-	 * run's checker, of which it touches the timestamps alone. */
-	struct or_ctx rd;
-	int threaded;         /* the reading thread runs: put in the queue */
-	int oom, lost;        /* out of memory: reading stopped, said at the end */
 	const struct or_reader_ops *ops;
 	struct or_reader *r;
+	int threaded;         /* the reading thread runs: put in the queue */
+
+	/* The reading side's. Its context: its sink hands diagnostics on (or,
+	 * when the run's prints none, counts them, added at the end); its
+	 * window; the run's checker, of which it touches the timestamps alone. */
+	_Alignas(LINE) struct or_ctx rd;
+	size_t fill;          /* bytes in the chunk being filled (ch[put]) */
+	unsigned put;         /* the chunk being filled */
+	int oom, lost;        /* out of memory: reading stopped, said at the end */
 	enum or_status st;
 	uint64_t next, end_off;
 
-	pthread_mutex_t mu;
+	/* The writing side's. */
+	_Alignas(LINE) unsigned take; /* the next chunk to take */
+
+	/* Shared, under mu: a chunk's len is set when it is published. */
+	_Alignas(LINE) pthread_mutex_t mu;
 	pthread_cond_t more, room;
 	unsigned full;        /* chunks published, not yet taken */
-	unsigned put, take;   /* the chunk being filled, the next to take */
 	struct chunk ch[NCHUNK];
 };
 
@@ -68,10 +101,12 @@ static void rd_diag(void *arg, const struct or_diag *d);
 
 struct or_pipe *or_pipe_new(struct or_ctx *ctx, or_pipe_process_fn process)
 {
-	struct or_pipe *p = calloc(1, sizeof *p);
+	/* Aligned as its lines (above); sizeof is a multiple of LINE. */
+	struct or_pipe *p = aligned_alloc(LINE, sizeof *p);
 
 	if (!p)
 		return NULL;
+	memset(p, 0, sizeof *p);
 	for (int i = 0; i < NCHUNK; i++) {
 		if (!(p->ch[i].buf = malloc(CHUNK))) {
 			or_pipe_free(p);
@@ -115,58 +150,70 @@ void or_pipe_free(struct or_pipe *p)
 static void publish(struct or_pipe *p)
 {
 	pthread_mutex_lock(&p->mu);
+	p->ch[p->put].len = p->fill;
 	p->full++;
 	pthread_cond_signal(&p->more);
 	p->put = (p->put + 1) % NCHUNK;
 	while (p->full == NCHUNK)
 		pthread_cond_wait(&p->room, &p->mu);
 	pthread_mutex_unlock(&p->mu);
-	p->ch[p->put].len = 0;
+	p->fill = 0;
 }
 
-/* Room for a record of n bytes (header included) in the chunk being
- * filled, its header written; NULL when out of memory. */
-static uint8_t *room(struct or_pipe *p, uint32_t type, size_t n)
+/* room() when the chunk being filled has no room for n bytes: publish it
+ * and, for a record larger than a chunk, grow the next. */
+static struct chunk *room_slow(struct or_pipe *p, size_t n)
 {
 	struct chunk *c = &p->ch[p->put];
-	struct rec h;
-	uint8_t *at;
 
-	n = (n + 7) & ~(size_t)7;
 	if (n > UINT32_MAX) {
 		p->oom = 1;
 		return NULL;
 	}
-	if (c->len + n > c->cap) {
-		if (c->len) {
-			publish(p);
-			c = &p->ch[p->put];
-		}
-		if (n > c->cap) {
-			uint8_t *b = realloc(c->buf, n);
-
-			if (!b) {
-				p->oom = 1;
-				return NULL;
-			}
-			c->buf = b;
-			c->cap = n;
-		}
+	if (p->fill) {
+		publish(p);
+		c = &p->ch[p->put];
 	}
-	at = c->buf + c->len;
-	c->len += n;
-	h.type = type;
-	h.size = (uint32_t)n;
-	memcpy(at, &h, sizeof h);
-	return at + sizeof h;
+	if (n > c->cap) {
+		uint8_t *b = realloc(c->buf, n);
+
+		if (!b) {
+			p->oom = 1;
+			return NULL;
+		}
+		c->buf = b;
+		c->cap = n;
+	}
+	return c;
+}
+
+/* Room for a record of n bytes (header included) in the chunk being
+ * filled, its header written; NULL when out of memory. Records are
+ * 8-aligned and written and read in place. */
+static inline void *room(struct or_pipe *p, uint32_t type, size_t n)
+{
+	struct chunk *c = &p->ch[p->put];
+	struct rec *h;
+
+	n = PAD8(n);
+	if (p->fill + n > c->cap && !(c = room_slow(p, n)))
+		return NULL;
+	h = (struct rec *)(void *)(c->buf + p->fill);
+	p->fill += n;
+	h->type = type;
+	h->size = (uint32_t)n;
+	return h + 1;
 }
 
 static void put_event(void *arg, const struct or_event *ev)
 {
 	struct or_pipe *p = arg;
-	size_t plen = ev->payload ? ev->payload_len : 0;
-	size_t mlen = ev->model_fields ? ev->model_fields_len : 0;
-	size_t nlen = ev->provider_name ? strlen(ev->provider_name) + 1 : 0;
+	size_t plen = ev->payload ? PAD8(ev->payload_len) : 0;
+	size_t mlen = ev->model_fields ? sizeof(uint64_t) + PAD8(ev->model_fields_len) : 0;
+	/* The writing side reads the name of a provider outside the spec only. */
+	const char *name = ev->provider < 0 ? ev->provider_name : NULL;
+	size_t nlen = name ? strlen(name) + 1 : 0;
+	struct rec_event *e;
 	uint8_t *at;
 
 	if (!p->threaded) {
@@ -174,18 +221,35 @@ static void put_event(void *arg, const struct or_event *ev)
 		return;
 	}
 	if (p->oom ||
-	    !(at = room(p, R_EVENT, sizeof(struct rec) + sizeof *ev + plen + mlen + nlen)))
+	    !(e = room(p, R_EVENT, sizeof(struct rec) + sizeof *e + plen + mlen + nlen)))
 		return;
-	memcpy(at, ev, sizeof *ev);
-	at += sizeof *ev;
-	if (plen)
-		memcpy(at, ev->payload, plen);
-	at += plen;
-	if (mlen)
-		memcpy(at, ev->model_fields, mlen);
-	at += mlen;
+	e->index = ev->index;
+	e->offset = ev->offset;
+	e->payload_offset = ev->payload_offset;
+	e->timestamp = ev->timestamp;
+	e->thread_id = ev->thread_id;
+	e->payload_len = ev->payload_len;
+	e->provider = ev->provider;
+	e->id = ev->id;
+	e->version = ev->version;
+	e->level = ev->level;
+	e->opcode = ev->opcode;
+	e->pointer_size = ev->pointer_size;
+	e->has = (uint8_t)((ev->payload ? HAS_PAYLOAD : 0) | (ev->model_fields ? HAS_MODEL : 0) |
+	                   (name ? HAS_NAME : 0));
+	e->pad = 0;
+	at = (uint8_t *)(e + 1);
+	if (plen) {
+		memcpy(at, ev->payload, ev->payload_len);
+		at += plen;
+	}
+	if (mlen) {
+		*(uint64_t *)(void *)at = ev->model_fields_len;
+		memcpy(at + sizeof(uint64_t), ev->model_fields, ev->model_fields_len);
+		at += mlen;
+	}
 	if (nlen)
-		memcpy(at, ev->provider_name, nlen);
+		memcpy(at, name, nlen);
 }
 
 static void rd_diag(void *arg, const struct or_diag *d)
@@ -213,53 +277,26 @@ static void rd_diag(void *arg, const struct or_diag *d)
 	memcpy(at + nlen, d->message, mlen);
 }
 
-static void put_tick(struct or_pipe *p, uint64_t done)
+static void put_tick(void *arg, uint64_t done)
 {
-	uint8_t *at;
+	struct or_pipe *p = arg;
+	uint64_t *at;
 
 	if (!p->threaded)
 		or_progress_tick(p->ctx->progress, done);
 	else if (!p->oom && (at = room(p, R_TICK, sizeof(struct rec) + sizeof done)))
-		memcpy(at, &done, sizeof done);
+		*at = done;
 }
 
-/* run.c's run_events, on the reading side's context. */
+/* run.c's event loop on the reading side's context, into the queue. The
+ * stream's order and progress are read once: the run's context lies in
+ * lines the writing thread writes. */
 static enum or_status read_events(struct or_pipe *p)
 {
-	struct or_ctx *rd = &p->rd;
-	const struct or_stream_info *info = &p->ctx->info;
-	struct or_event ev;
-	enum or_status st;
+	enum or_status st = or_run_loop(&p->rd, p->ctx->info.unordered, p->ops, p->r, put_event,
+	                                p->ctx->progress ? put_tick : NULL, p, &p->oom,
+	                                &p->next, &p->end_off);
 
-	for (;;) {
-		int kept;
-
-		if ((st = p->ops->next(p->r, &ev)) <= OR_END || p->oom)
-			break;
-		if (st == OR_SYNC) {
-			or_reorder_flush(&rd->reorder, put_event, p);
-			continue;
-		}
-		p->next = ev.index + 1;
-		p->end_off = ev.payload_offset + ev.payload_len;
-		if (p->ctx->progress && !(ev.index & 0xFFFF))
-			put_tick(p, ev.payload_offset);
-		if (info->unordered != OR_BY_PROCESSOR)
-			or_check_timestamp(rd, &ev);
-		if (!info->unordered) {
-			put_event(p, &ev);
-			continue;
-		}
-		kept = or_reorder_add(&rd->reorder, &ev);
-		if (kept > 0) {
-			or_reorder_flush_older(&rd->reorder, put_event, p);
-		} else if (kept < 0) {
-			or_reorder_flush(&rd->reorder, put_event, p);
-			put_event(p, &ev);
-		}
-	}
-	or_reorder_flush(&rd->reorder, put_event, p);
-	or_reorder_free(&rd->reorder);
 	return p->oom ? OR_IOERR : st;
 }
 
@@ -272,6 +309,7 @@ static void *reading_thread(void *arg)
 	p->oom = 0; /* an END record fits an emptied chunk */
 	room(p, R_END, sizeof(struct rec));
 	pthread_mutex_lock(&p->mu);
+	p->ch[p->put].len = p->fill;
 	p->full++;
 	pthread_cond_signal(&p->more);
 	pthread_mutex_unlock(&p->mu);
@@ -282,29 +320,49 @@ static void *reading_thread(void *arg)
 static int take_chunk(struct or_pipe *p, const struct chunk *c)
 {
 	for (size_t i = 0; i < c->len;) {
-		const uint8_t *at = c->buf + i;
-		struct rec h;
+		const struct rec *h = (const void *)(c->buf + i);
+		const uint8_t *at = (const uint8_t *)(h + 1);
 
-		memcpy(&h, at, sizeof h);
-		at += sizeof h;
-		i += h.size;
-		switch (h.type) {
+		i += h->size;
+		switch (h->type) {
 		case R_EVENT: {
+			const struct rec_event *e = (const void *)at;
 			struct or_event ev;
 
-			memcpy(&ev, at, sizeof ev);
-			at += sizeof ev;
-			if (ev.payload) {
-				ev.payload = at;
-				at += ev.payload_len;
-			}
-			if (ev.model_fields) {
-				ev.model_fields = at;
-				at += ev.model_fields_len;
-			}
-			if (ev.provider_name)
-				ev.provider_name = (const char *)at;
+			at = (const uint8_t *)(e + 1);
+			ev.index = e->index;
+			ev.offset = e->offset;
+			ev.payload_offset = e->payload_offset;
+			ev.timestamp = e->timestamp;
+			ev.thread_id = e->thread_id;
+			ev.writer_thread = 0;
+			ev.provider = e->provider;
+			ev.provider_name = NULL;
+			ev.id = e->id;
+			ev.version = e->version;
+			ev.level = e->level;
+			ev.opcode = e->opcode;
+			ev.keywords = 0;
+			ev.payload = NULL;
+			ev.payload_len = e->payload_len;
+			ev.model_fields = NULL;
+			ev.model_fields_len = 0;
 			ev.block = NULL;
+			ev.cls = 0;
+			ev.pointer_size = e->pointer_size;
+			if (e->has & HAS_PAYLOAD) {
+				ev.payload = at;
+				at += PAD8(e->payload_len);
+			}
+			if (e->has & HAS_MODEL) {
+				uint64_t n = *(const uint64_t *)(const void *)at;
+
+				ev.model_fields = at + sizeof n;
+				ev.model_fields_len = (size_t)n;
+				at += sizeof n + PAD8(n);
+			}
+			if (e->has & HAS_NAME)
+				ev.provider_name = (const char *)at;
 			p->process(p->ctx, &ev);
 			break;
 		}
@@ -367,11 +425,14 @@ enum or_status or_pipe_run(struct or_pipe *p, const struct or_reader_ops *ops,
 		goto one_thread;
 	}
 	while (!done) {
+		struct chunk c;
+
 		pthread_mutex_lock(&p->mu);
 		while (!p->full)
 			pthread_cond_wait(&p->more, &p->mu);
+		c = p->ch[p->take];
 		pthread_mutex_unlock(&p->mu);
-		done = take_chunk(p, &p->ch[p->take]);
+		done = take_chunk(p, &c);
 		pthread_mutex_lock(&p->mu);
 		p->full--;
 		p->take = (p->take + 1) % NCHUNK;

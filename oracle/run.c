@@ -25,6 +25,7 @@
 #include "oracle/decode/decode.h"
 #include "oracle/pipeline.h"
 #include "oracle/progress.h"
+#include "oracle/run_loop.h"
 #include "util/dirbytes.h"
 #include "util/u64map.h"
 
@@ -196,49 +197,19 @@ static const struct or_reader_ops *find_reader(const char *format)
 	return NULL;
 }
 
-/* The event loop: every event of an open reader through the pipeline.
- * *next and *end_off: index after the last event and the end of its
- * payload. */
+static void tick_cb(void *arg, uint64_t done)
+{
+	or_progress_tick(((struct or_ctx *)arg)->progress, done);
+}
+
+/* The event loop (run_loop.h): every event of an open reader through the
+ * pipeline. *next and *end_off: index after the last event and the end of
+ * its payload. */
 static enum or_status run_events(struct or_ctx *ctx, const struct or_reader_ops *ops,
                                  struct or_reader *r, uint64_t *next, uint64_t *end_off)
 {
-	struct or_event ev;
-	enum or_status st;
-
-	for (;;) {
-		int kept;
-
-		if ((st = ops->next(r, &ev)) <= OR_END)
-			break;
-		if (st == OR_SYNC) {
-			or_reorder_flush(&ctx->reorder, process_cb, ctx);
-			continue;
-		}
-		*next = ev.index + 1;
-		*end_off = ev.payload_offset + ev.payload_len;
-		if (ctx->progress && !(ev.index & 0xFFFF))
-			or_progress_tick(ctx->progress, ev.payload_offset);
-		/* Per-processor buffers interleave a thread's events that moved
-		 * between processors: there, file order says nothing. */
-		if (ctx->info.unordered != OR_BY_PROCESSOR)
-			or_check_timestamp(ctx, &ev);
-		if (!ctx->info.unordered) {
-			or_process_event(ctx, &ev);
-			continue;
-		}
-		kept = or_reorder_add(&ctx->reorder, &ev);
-		if (kept > 0) {
-			/* Full: check the oldest events, keep the newest. */
-			or_reorder_flush_older(&ctx->reorder, process_cb, ctx);
-		} else if (kept < 0) {
-			/* Out of memory: check what is buffered, then this one. */
-			or_reorder_flush(&ctx->reorder, process_cb, ctx);
-			or_process_event(ctx, &ev);
-		}
-	}
-	or_reorder_flush(&ctx->reorder, process_cb, ctx);
-	or_reorder_free(&ctx->reorder);
-	return st;
+	return or_run_loop(ctx, ctx->info.unordered, ops, r, process_cb,
+	                   ctx->progress ? tick_cb : NULL, ctx, NULL, next, end_off);
 }
 
 int or_run_file(struct or_ctx *ctx, const char *path, FILE *in)
