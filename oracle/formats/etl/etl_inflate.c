@@ -134,13 +134,13 @@ static void work_on(struct etl_inflate *x, struct slot *s)
 static void *worker(void *arg)
 {
 	struct etl_inflate *x = arg;
-	struct slot *s;
+	struct slot *s = NULL;
 
 	pthread_mutex_lock(&x->mu);
 	for (;;) {
 		while (!x->quit && !(s = first_queued(x)))
 			pthread_cond_wait(&x->queued, &x->mu);
-		if (x->quit)
+		if (x->quit || !s)
 			break;
 		s->state = WORKING;
 		work_on(x, s);
