@@ -124,6 +124,9 @@ struct or_pipe *or_pipe_new(struct or_ctx *ctx, or_pipe_process_fn process)
 	}
 	p->rd.check = ctx->check;
 	p->rd.info.pointer_size = 8;
+	/* The reader is opened with this context: a compressed .etl file's
+	 * reader takes its worker threads from it (etl_adapter.c). */
+	p->rd.threads = ctx->threads;
 	return p;
 }
 

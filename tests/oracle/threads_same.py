@@ -9,7 +9,9 @@ order shows in the output. Both sides are this tree's gcoracle, one with
 (exit status, standard output and error), over the golden corpus, small
 gcgen streams of every container (every fault class, --mutate all, stacked
 classes, writer shapes), and larger ones that fill the queue many times
-over, clean and damaged. TAP on standard output.
+over, clean and damaged; and --threads 3 and 4, where a compressed .etl
+file's buffers are also expanded on worker threads, over the compressed
+.etl streams. TAP on standard output.
 """
 
 import importlib.util
@@ -88,25 +90,40 @@ def main():
         specs.append(["-f", f, "-g", "1500", "-s", "8", "--heaps", "3", "-M", "all"])
     specs.append(["-f", "nettrace-v5", "-g", "3000", "-s", "9", "-O", "sp-every=end"])
 
-    def stream(i, spec):
-        f = spec[spec.index("-f") + 1]
-        job = "stream/%d" % i
-        cwd = os.path.join(work, job, "new")
-        os.makedirs(cwd, exist_ok=True)
-        out = "s." + ext[f]
-        big = "3000" in spec or "1500" in spec
-        got = same.execute(same.Run(["gcgen", "-q"] + spec + ["-o", out, "--expect", "s.exp"],
-                                    outputs=[out, "s.exp"], digest=True), one, cwd)
-        if got[out] is not None:
-            for r in same.oracle_runs(out, fam[f], f == "ctf", "s.exp" if got["s.exp"] is not None else None):
-                r.digest = big
-                c.both(job, r)
-        c.clean(job)
+    def streams_with(chk, prefix):
+        def stream(i, spec):
+            f = spec[spec.index("-f") + 1]
+            job = "%s/%d" % (prefix, i)
+            cwd = os.path.join(work, job, "new")
+            os.makedirs(cwd, exist_ok=True)
+            out = "s." + ext[f]
+            big = "3000" in spec or "1500" in spec
+            got = same.execute(same.Run(["gcgen", "-q"] + spec + ["-o", out, "--expect", "s.exp"],
+                                        outputs=[out, "s.exp"], digest=True), one, cwd)
+            if got[out] is not None:
+                for r in same.oracle_runs(out, fam[f], f == "ctf", "s.exp" if got["s.exp"] is not None else None):
+                    r.digest = big
+                    chk.both(job, r)
+            chk.clean(job)
+        return stream
 
     d0, c0 = len(c.diffs), c.comparisons
-    same.parallel(jobs, stream, specs)
+    same.parallel(jobs, streams_with(c, "stream"), specs)
     group("gcgen streams: %d (every container and fault class, %d of them large), %d comparisons"
           % (len(specs), 2 * len(formats) + 1, c.comparisons - c0), d0)
+
+    # With three and four threads a compressed .etl file's buffers are also
+    # expanded on one and two worker threads (etl_inflate.c): its streams,
+    # every fault class and the large ones, against one thread.
+    packed = [sp for sp in specs if sp[sp.index("-f") + 1] == "etl-compressed"]
+    for t in ("3", "4"):
+        ct = same.Checker(one, dict(one, **{"gcoracle options": ["--threads", t]}), work)
+        same.parallel(jobs, streams_with(ct, "etl-threads-" + t), packed)
+        n += 1
+        print("%s %d - compressed .etl, --threads %s: %d streams, %d comparisons"
+              % ("not ok" if ct.diffs else "ok", n, t, len(packed), ct.comparisons), flush=True)
+        c.diffs += ct.diffs
+        c.comparisons += ct.comparisons
 
     # Option handling.
     d0 = len(c.diffs)

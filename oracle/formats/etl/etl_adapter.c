@@ -24,10 +24,13 @@ static int etl_open(struct or_reader **r, FILE *in, struct or_ctx *ctx,
 {
 	struct etr_reader *er = etr_open(in, report, ctx, info);
 
-	/* --threads N: N - 1 threads expand a compressed file's buffers; the
-	 * reading thread expands some too. Without them it reads on alone. */
-	if (er && ctx->threads > 1)
-		(void)etr_set_workers(er, ctx->threads - 1);
+	/* --threads N is N threads in all: beside the writing and the reading
+	 * thread (pipeline.c), N - 2 expand a compressed file's buffers, the
+	 * reading thread some too. A third thread pays when the reading thread
+	 * is the slower side (--quiet), not when the writing one is (--json).
+	 * Without them the reading thread expands them all. */
+	if (er && ctx->threads > 2)
+		(void)etr_set_workers(er, ctx->threads - 2);
 	*r = (struct or_reader *)(void *)er;
 	return er ? 0 : -1;
 }
