@@ -161,9 +161,22 @@ static int same_readout(const struct readout *a, const struct readout *b)
  * and joins its threads, so the offsets are sampled: every offset costs
  * minutes here.
  */
+static struct readout one_thread, with_workers;
+
+/* buf read with one thread, then with w workers: the same readout? */
+static int read_both(const uint8_t *buf, size_t len, unsigned w)
+{
+	workers = 0;
+	read_all(buf, len, &one_thread);
+	workers = w;
+	read_all(buf, len, &with_workers);
+	workers = 0;
+	return same_readout(&one_thread, &with_workers);
+}
+
 static void threads_same(const uint8_t *base, size_t len)
 {
-	static struct readout one, many;
+	const struct readout *one = &one_thread, *many = &with_workers;
 	uint8_t *b = malloc(len);
 	uint64_t s = 1009;
 	unsigned runs = 0, differ = 0;
@@ -172,14 +185,10 @@ static void threads_same(const uint8_t *base, size_t len)
 		size_t at = cut < len ? cut : len;
 		unsigned w = 1 + (unsigned)(cut / 7 % 3);
 
-		workers = 0;
-		read_all(base, at, &one);
-		workers = w;
-		read_all(base, at, &many);
 		runs++;
-		if (!same_readout(&one, &many) && differ++ < 3)
+		if (!read_both(base, at, w) && differ++ < 3)
 			tap_diag("%u workers, cut at %zu: %u events and %u diagnostics, one thread %u and %u",
-			         w, at, many.events, many.d.n, one.events, one.d.n);
+			         w, at, many->events, many->d.n, one->events, one->d.n);
 	}
 	for (unsigned w = 1; w <= 3; w++) {
 		for (unsigned i = 0; i < 400; i++) {
@@ -188,17 +197,12 @@ static void threads_same(const uint8_t *base, size_t len)
 			memcpy(b, base, len);
 			for (unsigned k = 0; k < flips; k++)
 				b[test_rng(&s) % len] = (uint8_t)test_rng(&s);
-			workers = 0;
-			read_all(b, len, &one);
-			workers = w;
-			read_all(b, len, &many);
 			runs++;
-			if (!same_readout(&one, &many) && differ++ < 3)
+			if (!read_both(b, len, w) && differ++ < 3)
 				tap_diag("%u workers, damaged file %u: %u events and %u diagnostics, one thread %u and %u",
-				         w, i, many.events, many.d.n, one.events, one.d.n);
+				         w, i, many->events, many->d.n, one->events, one->d.n);
 		}
 	}
-	workers = 0;
 	tap_ok(!differ && runs > 0, "a compressed file read with 1 to 3 expanding threads gives one thread's events and diagnostics, whole, cut and damaged (%u reads, %u different)",
 	       runs, differ);
 	free(b);
