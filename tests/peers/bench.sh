@@ -8,7 +8,9 @@
 #   CTF                 gcoracle --quiet against babeltrace2's dummy sink;
 #   every container     gcoracle against cat reading the same bytes;
 #   every file container gcoracle --quiet and --json with --threads 2 against
-#                       one thread (wall clock is what a second thread buys).
+#                       one thread (wall clock is what a second thread buys);
+#                       compressed .etl also with --threads 3 (one buffer
+#                       expanding worker beside the reading and writing threads).
 # Each command runs BENCH_RUNS times (default 5), the commands of a round
 # one after another, so that the machine's load falls on all alike; each
 # figure is the median with the minimum and maximum, CPU time (user +
@@ -110,6 +112,10 @@ for fmt in $formats; do
 		echo "$fmt|gcoracle --quiet -T2|$oracle --quiet --threads 2 $f" >>"$work/cmds"
 		echo "$fmt|gcoracle --json -T2|$oracle --json --threads 2 $f" >>"$work/cmds"
 	fi
+	if [ "$fmt" = etl-compressed ]; then
+		echo "$fmt|gcoracle --quiet -T3|$oracle --quiet --threads 3 $f" >>"$work/cmds"
+		echo "$fmt|gcoracle --json -T3|$oracle --json --threads 3 $f" >>"$work/cmds"
+	fi
 done
 
 # Rounds: every command once per round. Result lines: FORMAT|NAME|cpu wall rss_kb
@@ -169,17 +175,19 @@ END {
 		ratio(f, "gcoracle --cbor", "TraceEvent fields")
 		ratio(f, "gcoracle --quiet", "babeltrace2 dummy")
 		ratio(f, "gcoracle --quiet", "cat")
-		threads(f, "--quiet")
-		threads(f, "--json")
+		threads(f, "--quiet", 2)
+		threads(f, "--json", 2)
+		threads(f, "--quiet", 3)
+		threads(f, "--json", 3)
 	}
 }
-function threads(f, m,   ka, kb) {
-	ka = f "|gcoracle " m " -T2"; kb = f "|gcoracle " m
+function threads(f, m, t,   ka, kb) {
+	ka = f "|gcoracle " m " -T" t; kb = f "|gcoracle " m
 	if (!(ka in mc) || !(kb in mc) || done[ka, kb]++) return
-	printf "  %-12s gcoracle %-8s --threads 2 / 1: wall %6.3f  CPU %6.3f  (%s)\n", f, m,
+	printf "  %-12s gcoracle %-8s --threads %d / 1: wall %6.3f  CPU %6.3f  (%s)\n", f, m, t,
 	       mw[ka] / (mw[kb] > 0 ? mw[kb] : 0.001), mc[ka] / (mc[kb] > 0 ? mc[kb] : 0.001),
-	       mw[ka] <= mw[kb] ? sprintf("two threads %.2fx faster by the clock", mw[kb] / (mw[ka] > 0 ? mw[ka] : 0.001)) \
-	                        : sprintf("two threads %.2fx slower by the clock", mw[ka] / (mw[kb] > 0 ? mw[kb] : 0.001))
+	       mw[ka] <= mw[kb] ? sprintf("%d threads %.2fx faster by the clock", t, mw[kb] / (mw[ka] > 0 ? mw[ka] : 0.001)) \
+	                        : sprintf("%d threads %.2fx slower by the clock", t, mw[ka] / (mw[kb] > 0 ? mw[kb] : 0.001))
 }
 function ratio(f, a, b,   ka, kb) {
 	ka = f "|" a; kb = f "|" b
