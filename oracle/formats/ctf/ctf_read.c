@@ -627,21 +627,23 @@ static inline int fields_fast(struct ctfr_reader *r, struct cstream *s, const st
 
 /* --- the merge ------------------------------------------------------------ */
 
-static int before(const struct ctfr_hent *x, const struct ctfr_hent *y)
+static inline int before(const struct ctfr_hent *x, const struct ctfr_hent *y)
 {
 	return x->ts < y->ts || (x->ts == y->ts && x->s < y->s);
 }
 
-static void sift_down(struct ctfr_reader *r, size_t i)
+/* Inline: once an event, in ctfr_next. */
+static inline void sift_down(struct ctfr_reader *r, size_t i)
 {
 	struct ctfr_hent *h = r->heap, t = h[i];
+	size_t n = r->nheap;
 
 	for (;;) {
 		size_t l = 2 * i + 1, m;
 
-		if (l >= r->nheap)
+		if (l >= n)
 			break;
-		m = l + 1 < r->nheap && before(&h[l + 1], &h[l]) ? l + 1 : l;
+		m = l + 1 < n && before(&h[l + 1], &h[l]) ? l + 1 : l;
 		if (!before(&h[m], &t))
 			break;
 		h[i] = h[m];
