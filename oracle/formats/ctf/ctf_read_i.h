@@ -174,6 +174,7 @@ struct ctfr_reader {
 	 * stream's head time, so that keeping the order reads no stream. */
 	struct ctfr_hent { uint64_t ts; uint32_t s; } *heap;
 	size_t nheap;
+	struct ctfr_hent runner;    /* the earlier child of heap[0] (see set_runner) */
 	struct cstream *last;      /* returned the previous event: advance it first */
 	uint64_t index;
 	uint8_t *payload;          /* typed events' payload */
