@@ -89,7 +89,12 @@ struct cclass {
 	uint32_t act, nact;        /* typed: one action per CTF field */
 	uint32_t prog, nprog;      /* fast typed program */
 	int32_t len_kid, data_kid; /* packed: children holding length and __data__ */
+	/* What ctfr_next's inline path does with its fields (CI_*): a packed
+	 * class, or a typed one whose fields are one copy of inl_n bytes. */
+	uint8_t inl;
+	uint32_t inl_n;
 };
+enum { CI_NONE, CI_COPY, CI_PACKED };
 
 struct csclass {
 	int32_t pctx, ehdr, ectx;  /* root nodes, or -1 */
@@ -121,6 +126,8 @@ struct cstream {
 	uint64_t ts_begin, ts_end;
 	int has_begin, has_end;
 	uint64_t discarded;        /* the last events_discarded seen */
+	uint64_t ts_lo, ts_hi;     /* its events' bounds: ts_begin or 0, ts_end or UINT64_MAX */
+	uint8_t fast;              /* this packet's header and context take the inline path */
 	int done;
 	/* the decoded header of the next event */
 	struct cclass *head;
@@ -167,6 +174,7 @@ struct ctfr_reader {
 	 * stream's head time, so that keeping the order reads no stream. */
 	struct ctfr_hent { uint64_t ts; uint32_t s; } *heap;
 	size_t nheap;
+	struct ctfr_hent runner;    /* the earlier child of heap[0] (see set_runner) */
 	struct cstream *last;      /* returned the previous event: advance it first */
 	uint64_t index;
 	uint8_t *payload;          /* typed events' payload */
