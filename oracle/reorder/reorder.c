@@ -22,6 +22,10 @@
 #include "oracle/reorder/reorder.h"
 #include "oracle/reorder/reorder_i.h"
 
+/* A run is a stretch of the file: records head to tail, one after the
+ * other (NONE, NONE when emptied), and the runs follow each other in file
+ * order, so the window needs no links between records and no marks of
+ * which are gone. */
 struct or_rrun {
 	uint64_t last_ts;
 	uint32_t head, tail;
@@ -43,7 +47,7 @@ struct or_rpin {
 
 /* A new empty run; the heap grows with the runs so that flushing never
  * allocates. NONE when memory runs out. */
-static uint32_t new_run(struct or_reorder *q)
+static OR_R_NOINLINE uint32_t new_run(struct or_reorder *q)
 {
 	if (q->nruns == q->capruns) {
 		size_t cap = q->capruns ? q->capruns * 2 : 64;
@@ -68,19 +72,16 @@ static uint32_t new_run(struct or_reorder *q)
 	return (uint32_t)q->nruns++;
 }
 
-/* Append event i to run r. */
+/* Append event i, the one after the run's tail (or the first of an empty
+ * run), to run r. */
 static inline void append(struct or_reorder *q, uint32_t r, uint32_t i)
 {
 	struct or_rrun *run = &q->runs[r];
-	struct or_rrec *x = &q->rec[i];
 
-	x->next = NONE;
 	if (run->tail == NONE)
 		run->head = i;
-	else
-		q->rec[run->tail].next = i;
 	run->tail = i;
-	run->last_ts = x->ts;
+	run->last_ts = q->rec[i].ts;
 }
 
 /* Append event i to the last event's run, or to a new one when it is
@@ -103,7 +104,7 @@ static inline int link_rec(struct or_reorder *q, uint32_t i)
 /* --- payloads: held blocks and copies --------------------------------------- */
 
 /* Hold block b for one more event: its pin slot, or NONE. */
-static uint32_t pin_new(struct or_reorder *q, struct or_block *b)
+static OR_R_NOINLINE uint32_t pin_new(struct or_reorder *q, struct or_block *b)
 {
 	uint32_t s;
 
@@ -141,17 +142,22 @@ static inline uint32_t pin(struct or_reorder *q, struct or_block *b)
 	return pin_new(q, b);
 }
 
-static void unpin(struct or_reorder *q, uint32_t s)
+/* The last event of a held block has gone: let the block go. */
+static OR_R_NOINLINE void unpin_last(struct or_reorder *q, uint32_t s)
 {
 	struct or_rpin *p = &q->pins[s];
 
-	if (--p->events)
-		return;
 	q->pinned -= p->b->cap;
 	or_block_drop(p->b);
 	p->b = NULL;
 	p->next_free = q->pin_free;
 	q->pin_free = s + 1;
+}
+
+static inline void unpin(struct or_reorder *q, uint32_t s)
+{
+	if (!--q->pins[s].events)
+		unpin_last(q, s);
 }
 
 /* Room for n more copied bytes. 0, or -1. */
@@ -215,12 +221,22 @@ static void unpin_all(struct or_reorder *q)
 
 /* --- adding -------------------------------------------------------------------------- */
 
-static int grow(struct or_reorder *q)
+/* Record r's payload (and model fields) copied, not borrowed. 0, or -1. */
+static OR_R_NOINLINE int add_copy(struct or_reorder *q, struct or_rrec *r,
+                                  const struct or_event *ev, uint32_t flen)
+{
+	if ((size_t)ev->payload_len + flen + 4 > UINT32_MAX ||
+	    bytes_room(q, 4 + (size_t)ev->payload_len + flen))
+		return -1;
+	r->payload = NULL;
+	r->aux = copy_in(q, ev->payload, ev->payload_len, ev->model_fields, flen);
+	return 0;
+}
+
+static OR_R_NOINLINE int grow(struct or_reorder *q)
 {
 	size_t cap = q->cap ? q->cap * 2 : 4096;
 	struct or_rrec *r;
-	uint32_t *np;
-	uint8_t *g;
 
 	if (q->n >= NONE - 1)
 		return -1;
@@ -231,14 +247,6 @@ static int grow(struct or_reorder *q)
 		memcpy(r, q->rec, q->n * sizeof *r);
 	free(q->rec);
 	q->rec = r;
-	np = realloc(q->newpos, cap * sizeof *np);
-	if (!np)
-		return -1;
-	q->newpos = np;
-	g = realloc(q->gone, cap);
-	if (!g)
-		return -1;
-	q->gone = g;
 	q->cap = cap;
 	return 0;
 }
@@ -269,19 +277,14 @@ int or_reorder_add(struct or_reorder *q, const struct or_event *ev)
 			return -1;
 		r->payload = ev->payload;
 		r->aux = s;
-	} else {
-		if ((size_t)ev->payload_len + flen + 4 > UINT32_MAX ||
-		    bytes_room(q, 4 + (size_t)ev->payload_len + flen))
-			return -1;
-		r->payload = NULL;
-		r->aux = copy_in(q, ev->payload, ev->payload_len, ev->model_fields, flen);
+	} else if (add_copy(q, r, ev, flen)) {
+		return -1;
 	}
 	if (link_rec(q, i)) {
 		if (r->payload)
 			unpin(q, r->aux);
 		return -1;
 	}
-	q->gone[i] = 0;
 	q->n = i + 1;
 	q->held += OR_REORDER_EVENT_COST + (size_t)ev->payload_len + flen;
 	if (q->pinned > OR_REORDER_MAX_PINNED)
@@ -392,25 +395,16 @@ static void merge(struct or_reorder *q, size_t keep,
 			uint32_t i = run->head;
 			const struct or_rrec *x;
 
-			/* The run's next record and its payload, while
-			 * this one is checked. */
-			if (q->rec[i].next != NONE) {
-				const struct or_rrec *nx = &q->rec[q->rec[i].next];
-				OR_PREFETCH(nx);
-				if (nx->next != NONE)
-					OR_PREFETCH(&q->rec[nx->next]);
-			}
 			q->held -= emit(q, i, fn, arg);
-			run->head = q->rec[i].next;
-			q->gone[i] = 1;
-			if (run->head == NONE) {
-				run->tail = NONE;
+			if (i == run->tail) {
+				run->head = run->tail = NONE;
 				h[0] = h[--n];
 				if (n > 1)
 					sift_down(h, n, 0);
 				break;
 			}
-			x = &q->rec[run->head];
+			run->head = i + 1;
+			x = &q->rec[i + 1];
 			h[0].ts = x->ts;
 			h[0].index = x->index;
 			if (second && before(second, &h[0])) {
@@ -464,45 +458,37 @@ void or_reorder_flush_older(struct or_reorder *q,
                            void (*fn)(void *arg, const struct or_event *ev),
                            void *arg)
 {
-	size_t j = 0, used = 0, n = q->n, live = 0;
+	size_t j = 0, used = 0, live = 0;
 
 	/* Keep the newest quarter: enough for any block's worth of events
 	 * to find its place, while each event is moved at most a few times
 	 * on average. */
 	merge(q, q->held / 4, fn, arg);
-	/* Keep what is left at the front, in file order. Runs lose only
-	 * their heads, so what follows an event that is left is left too:
-	 * renumber the links instead of building the runs again. */
-	for (size_t i = 0; i < n; i++)
-		if (!q->gone[i])
-			q->newpos[i] = (uint32_t)j++;
-	for (size_t r = 0; r < q->nruns; r++) {
-		struct or_rrun *run = &q->runs[r];
-		if (run->head == NONE)
+	/* Keep what is left at the front, in file order: each run's stretch
+	 * from its head, the runs in their order (that of the file). */
+	for (size_t k = 0; k < q->nruns; k++) {
+		struct or_rrun *run = &q->runs[k];
+		uint32_t first = run->head;
+
+		if (first == NONE)
 			continue;
-		run->head = q->newpos[run->head];
-		run->tail = q->newpos[run->tail];
-		live++;
-	}
-	j = 0;
-	for (size_t i = 0; i < n; i++) {
-		struct or_rrec *r = &q->rec[i];
-		if (q->gone[i])
-			continue;
-		if (r->next != NONE)
-			r->next = q->newpos[r->next];
-		if (!r->payload) {
-			uint32_t flen, len;
-			memcpy(&flen, q->bytes + r->aux, 4);
-			len = 4 + r->len + flen;
-			memmove(q->bytes + used, q->bytes + r->aux, len);
-			r->aux = (uint32_t)used;
-			used += len;
+		for (uint32_t i = first; i <= run->tail; i++, j++) {
+			struct or_rrec *r = &q->rec[i];
+
+			if (!r->payload) {
+				uint32_t flen, len;
+				memcpy(&flen, q->bytes + r->aux, 4);
+				len = 4 + r->len + flen;
+				memmove(q->bytes + used, q->bytes + r->aux, len);
+				r->aux = (uint32_t)used;
+				used += len;
+			}
+			if (j != i)
+				q->rec[j] = *r;
 		}
-		if (j != i)
-			q->rec[j] = *r;
-		q->gone[j] = 0;
-		j++;
+		run->head = (uint32_t)(j - (run->tail - first + 1));
+		run->tail = (uint32_t)(j - 1);
+		live++;
 	}
 	q->n = j;
 	q->used = used;
@@ -519,8 +505,6 @@ void or_reorder_free(struct or_reorder *q)
 		if (q->pins[s].b)
 			or_block_drop(q->pins[s].b);
 	free(q->rec);
-	free(q->newpos);
-	free(q->gone);
 	free(q->bytes);
 	free(q->runs);
 	free(q->heap);

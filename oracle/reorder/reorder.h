@@ -64,8 +64,6 @@ struct or_rpin;
 
 struct or_reorder {
 	struct or_rrec *rec;       /* the events, in file order */
-	uint32_t *newpos;          /* where a partial flush moves each one */
-	uint8_t *gone;             /* 1: handed on by a partial flush */
 	size_t n, cap;
 	size_t held;               /* bytes counted, as above */
 	uint8_t *bytes;            /* copied payloads and model fields */

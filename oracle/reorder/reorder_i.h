@@ -12,6 +12,14 @@
 
 #define NONE UINT32_MAX
 
+/* Rare paths kept out of the functions every event goes through, so that
+ * those stay small (fewer registers saved and restored per event). */
+#if defined(__GNUC__)
+#define OR_R_NOINLINE __attribute__((noinline))
+#else
+#define OR_R_NOINLINE
+#endif
+
 /* The window is larger than the caches: ask for what the merge reads next
  * before it needs it. */
 #if defined(__GNUC__)
@@ -26,7 +34,7 @@ struct or_rrec {
 	const uint8_t *payload;    /* in a held block; NULL: copied (aux) */
 	uint32_t len;              /* payload bytes */
 	uint32_t cls;              /* its class (reorder_class.c) */
-	uint32_t next;             /* next event of its run, or NONE */
+	uint32_t spare;            /* (a run's next record is the next one) */
 	uint32_t aux;              /* held block: its pin slot; copied: where
 	                              in bytes (the model fields' length, the
 	                              payload, the model fields) */

@@ -25,8 +25,10 @@
 /* Rare paths kept out of the function every event goes through. */
 #if defined(__GNUC__)
 #define NTR_NOINLINE __attribute__((noinline))
+#define NTR_ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define NTR_NOINLINE
+#define NTR_ALWAYS_INLINE inline
 #endif
 
 #define MAX_V5_BLOCK (1u << 30)  /* no runtime writes blocks near this */
@@ -646,6 +648,21 @@ static inline const uint8_t *fvar(const uint8_t *p, uint64_t *v, unsigned maxbyt
 	return p + k;
 }
 
+/* The same for a 32-bit field (at most 5 bytes) and a 64-bit one (10). */
+static inline const uint8_t *fvar32(const uint8_t *p, uint32_t *v)
+{
+	uint64_t x;
+
+	if ((p = fvar(p, &x, 5)))
+		*v = (uint32_t)x;
+	return p;
+}
+
+static inline const uint8_t *fvar64(const uint8_t *p, uint64_t *v)
+{
+	return fvar(p, v, 10);
+}
+
 /* A compressed header is at most this long (flags, varints, activity ids). */
 #define MAX_HEADER 96
 
@@ -656,13 +673,14 @@ static inline const uint8_t *fvar(const uint8_t *p, uint64_t *v, unsigned maxbyt
  * is filled, the delta state moves on and it returns 1, all without the
  * general path's bookkeeping. Anything else returns 0 having changed
  * nothing, and the general path (parse_row and the checks in ntr_next,
- * which report) reads the row.
+ * which report) reads the row. v6: r->version >= 6, a constant in each
+ * of the two copies (ntr_next picks one).
  */
-static inline int fast_event(struct ntr_reader *r, struct or_event *ev)
+static NTR_ALWAYS_INLINE int fast_event_v(struct ntr_reader *r, struct or_event *ev, const int v6)
 {
 	const uint8_t *b = r->buf, *p = b + r->pos, *end = b + r->blen;
 	uint32_t meta = r->p_meta, seq = r->p_seq, len = r->p_len, stack = r->p_stack;
-	uint32_t proc = r->p_proc, label = r->p_label;
+	uint32_t proc = r->p_proc, label = r->p_label, d;
 	uint64_t *last;
 	uint64_t ctid = r->p_ctid, tid = r->p_tid, ts = r->p_ts, os, v;
 	const struct meta *m;
@@ -671,50 +689,35 @@ static inline int fast_event(struct ntr_reader *r, struct or_event *ev)
 	if (!r->compressed || end - p < MAX_HEADER)
 		return 0;
 	flags = *p++;
-	if (flags & 1) {
-		if (!(p = fvar(p, &v, 5)))
-			return 0;
-		meta = (uint32_t)v;
-	}
-	if (flags & 2) {
-		uint64_t d;
-
-		if (!(p = fvar(p, &d, 5)) || !(p = fvar(p, &ctid, 10)) || !(p = fvar(p, &v, 5)))
-			return 0;
-		seq += (uint32_t)d;
-		proc = (uint32_t)v;
-	}
-	if (r->version >= 6 || meta != 0)
-		seq++;
-	if ((flags & 4) && !(p = fvar(p, &tid, 10)))
+	if ((flags & 1) && !(p = fvar32(p, &meta)))
 		return 0;
-	if (flags & 8) {
-		if (!(p = fvar(p, &v, 5)))
+	if (flags & 2) {
+		if (!(p = fvar32(p, &d)) || !(p = fvar64(p, &ctid)) || !(p = fvar32(p, &proc)))
 			return 0;
-		stack = (uint32_t)v;
+		seq += d;
 	}
-	if (!(p = fvar(p, &v, 10)))
+	if (v6 || meta != 0)
+		seq++;
+	if ((flags & 4) && !(p = fvar64(p, &tid)))
+		return 0;
+	if ((flags & 8) && !(p = fvar32(p, &stack)))
+		return 0;
+	if (!(p = fvar64(p, &v)))
 		return 0;
 	ts += v;
-	if (r->version >= 6) {
-		if (flags & 16) {
-			if (!(p = fvar(p, &v, 5)))
-				return 0;
-			label = (uint32_t)v;
-		}
+	if (v6) {
+		if ((flags & 16) && !(p = fvar32(p, &label)))
+			return 0;
 	} else {
 		p += (flags & 16 ? 16 : 0) + (flags & 32 ? 16 : 0);
 	}
-	if (flags & 128) {
-		if (!(p = fvar(p, &v, 5)))
-			return 0;
-		len = (uint32_t)v;
-	}
+	if ((flags & 128) && !(p = fvar32(p, &len)))
+		return 0;
 	if (len > (size_t)(end - p) || !(m = meta_of(r, meta)) || meta == 0 ||
 	    (stack && !stack_defined(r, stack)))
 		return 0;
 	os = tid;
-	if (r->version >= 6 && (ctid != tid || event_thread(r, tid, &os)))
+	if (v6 && (ctid != tid || event_thread(r, tid, &os)))
 		return 0;
 	last = r->seq_last && r->seq_ctid == ctid ? r->seq_last : u64map_get(r->seqs, ctid);
 	if (!last || (seq != (uint32_t)(*last + 1) && seq != 1 && seq != *last))
@@ -732,7 +735,7 @@ static inline int fast_event(struct ntr_reader *r, struct or_event *ev)
 	ev->timestamp = ts;
 	ev->thread_id = os;
 	/* V4/V5 name threads by OS id; a V6 fast event has ctid == tid. */
-	ev->writer_thread = r->version >= 6 ? os : ctid;
+	ev->writer_thread = v6 ? os : ctid;
 	ev->provider = m->provider;
 	ev->provider_name = m->provider_name;
 	ev->id = m->id;
@@ -750,6 +753,12 @@ static inline int fast_event(struct ntr_reader *r, struct or_event *ev)
 	r->pos = (size_t)(p - b) + len;
 	r->counts.events++;
 	return 1;
+}
+
+/* For the general path's loop; ntr_next has its own copies inline. */
+static int fast_event(struct ntr_reader *r, struct or_event *ev)
+{
+	return r->version >= 6 ? fast_event_v(r, ev, 1) : fast_event_v(r, ev, 0);
 }
 
 /* --- non-event blocks -------------------------------------------------------------------- */
@@ -1432,7 +1441,8 @@ static NTR_NOINLINE enum or_status next_slow(struct ntr_reader *r, struct or_eve
 
 enum or_status ntr_next(struct ntr_reader *r, struct or_event *ev)
 {
-	if (r->in_events && r->pos < r->blen && fast_event(r, ev))
+	if (r->in_events && r->pos < r->blen &&
+	    (r->version >= 6 ? fast_event_v(r, ev, 1) : fast_event_v(r, ev, 0)))
 		return OR_EVENT;
 	return next_slow(r, ev);
 }
