@@ -20,7 +20,7 @@
 # machine and its load, ratios much less.
 #
 #   BENCH_SIZE=256M   bytes of each stream (K, M, G suffixes; 1G and 5G for
-#                     the large runs: 5G takes about an hour on two cores)
+#                     the large runs: 5G took 16 minutes on two cores, loaded)
 #   BENCH_RUNS=5      runs of each command
 #   BENCH_FORMATS="nettrace-v5 nettrace-v6 etl etl-compressed ctf"
 #   BENCH_DIR         where the streams go (default $TMPDIR or /tmp)
@@ -35,7 +35,7 @@ formats=${BENCH_FORMATS:-nettrace-v5 nettrace-v6 etl etl-compressed ctf}
 size=$(echo "${BENCH_SIZE:-256M}" | awk '{
 	n = $1 + 0; u = toupper(substr($1, length($1)))
 	if (u == "K") n *= 1024; else if (u == "M") n *= 1048576; else if (u == "G") n *= 1073741824
-	printf "%d", n }')
+	printf "%.0f", n }')
 work=$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/gcbench.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT INT TERM
 [ "$size" -gt 0 ] || { echo "bench: BENCH_SIZE must be a size such as 256M or 1G" >&2; exit 2; }
@@ -159,7 +159,7 @@ END {
 	for (j = 1; j <= nk; j++) {
 		k = order[j]; split(k, p, "|"); f = p[1]
 		if (f != fmtl) {
-			printf "\n%s: %d bytes, %d events\n", f, bytes[f], events[f]
+			printf "\n%s: %.0f bytes, %.0f events\n", f, bytes[f], events[f]
 			printf "  %-20s %22s %22s %9s %8s %8s\n", "", "CPU s: median [min-max]", "wall s: median [min-max]", "peak RSS", "Mev/s", "MB/s"
 			fmtl = f
 		}
