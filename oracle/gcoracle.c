@@ -83,9 +83,11 @@ static void usage(FILE *f)
 	      "  --expect FILE  check the diagnostics against gcgen expectations\n"
 	      "  --format FMT   read as FMT (cbor, nettrace, ctf, etl) instead of probing\n"
 	      "  --threads N    N >= 2: read each file on a thread of its own while this\n"
-	      "                 one decodes, checks and writes, and with N >= 3 expand\n"
-	      "                 a compressed .etl file's buffers on N-2 more (at most 3);\n"
-	      "                 the same output; a directory is read with one; default 1\n"
+	      "                 one decodes, checks and writes (with --json or --cbor the\n"
+	      "                 reading thread checks too and this one writes), and with\n"
+	      "                 N >= 3 expand a compressed .etl file's buffers on N-2 more\n"
+	      "                 (at most 3); the same output; a directory is read with\n"
+	      "                 one; default 1\n"
 	      "  --help, --version\n"
 	      "Exit status: 0 no errors, 1 errors found, 2 unreadable input or bad usage.\n",
 	      f);

@@ -11,12 +11,22 @@
  *
  * The reading side runs run.c's loop (run_loop.h) with each event, note
  * and tick put in the queue: the one-thread path stays as it was.
+ *
+ * Where the stages part depends on what is written. With nothing written
+ * per event (--quiet, text) the writing side decodes and checks: reading
+ * and windowing are about half of the work. With every event written
+ * (--json, --cbor) the output alone is more than half, so the reading side
+ * also decodes (the checker's fields only) and checks, and the writing
+ * side decodes each event whole, silently (what it would say was said on
+ * the reading side), and writes it. Either way every diagnostic and event
+ * reaches the writing side in the order one thread makes them.
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "oracle/decode/decode.h"
 #include "oracle/pipeline.h"
 #include "oracle/progress.h"
 #include "oracle/run_loop.h"
@@ -76,6 +86,7 @@ struct or_pipe {
 	const struct or_reader_ops *ops;
 	struct or_reader *r;
 	int threaded;         /* the reading thread runs: put in the queue */
+	int checks;           /* the reading side decodes and checks (above) */
 
 	/* The reading side's. Its context: its sink hands diagnostics on (or,
 	 * when the run's prints none, counts them, added at the end); its
@@ -87,8 +98,11 @@ struct or_pipe {
 	enum or_status st;
 	uint64_t next, end_off;
 
-	/* The writing side's. */
+	/* The writing side's. When the reading side checks, quiet is the
+	 * context its whole decoding of an event runs in: the stream's pointer
+	 * size, a sink that only counts (the counts are dropped). */
 	_Alignas(LINE) unsigned take; /* the next chunk to take */
+	struct or_ctx quiet;
 
 	/* Shared, under mu: a chunk's len is set when it is published. */
 	_Alignas(LINE) pthread_mutex_t mu;
@@ -123,7 +137,10 @@ struct or_pipe *or_pipe_new(struct or_ctx *ctx, or_pipe_process_fn process)
 		p->rd.diag.emit_arg = p;
 	}
 	p->rd.check = ctx->check;
+	p->rd.keep = ctx->keep;
+	p->rd.unknown_seen = ctx->unknown_seen;
 	p->rd.info.pointer_size = 8;
+	or_diag_init(&p->quiet.diag);
 	/* The reader is opened with this context: a compressed .etl file's
 	 * reader takes its worker threads from it (etl_adapter.c). */
 	p->rd.threads = ctx->threads;
@@ -255,6 +272,20 @@ static void put_event(void *arg, const struct or_event *ev)
 		memcpy(at, name, nlen);
 }
 
+/* The reading side's event when it checks: decoded and checked on its
+ * context (no output there), then in the queue for the writing side. */
+static void check_event(void *arg, const struct or_event *ev)
+{
+	struct or_pipe *p = arg;
+
+	if (!p->threaded) {
+		p->process(p->ctx, ev);
+		return;
+	}
+	p->process(&p->rd, ev);
+	put_event(arg, ev);
+}
+
 static void rd_diag(void *arg, const struct or_diag *d)
 {
 	struct or_pipe *p = arg;
@@ -296,7 +327,8 @@ static void put_tick(void *arg, uint64_t done)
  * lines the writing thread writes. */
 static enum or_status read_events(struct or_pipe *p)
 {
-	enum or_status st = or_run_loop(&p->rd, p->ctx->info.unordered, p->ops, p->r, put_event,
+	enum or_status st = or_run_loop(&p->rd, p->ctx->info.unordered, p->ops, p->r,
+	                                p->checks ? check_event : put_event,
 	                                p->ctx->progress ? put_tick : NULL, p, &p->oom,
 	                                &p->next, &p->end_off);
 
@@ -317,6 +349,36 @@ static void *reading_thread(void *arg)
 	pthread_cond_signal(&p->more);
 	pthread_mutex_unlock(&p->mu);
 	return NULL;
+}
+
+/* Writing side, when the reading side checked: the event decoded whole
+ * and handed to the output, as or_process_event would. */
+static void write_event(struct or_pipe *p, const struct or_event *ev)
+{
+	const struct gcspec_event *spec = NULL;
+	struct or_decoded dec;
+
+	if (ev->provider >= 0)
+		spec = gcspec_lookup((unsigned)ev->provider, ev->id, ev->version);
+	if (!spec) {
+		p->ctx->on_event(p->ctx->on_event_arg, p->ctx, ev, NULL);
+		return;
+	}
+	or_decode(&p->quiet, ev, spec, &dec);
+	p->ctx->on_event(p->ctx->on_event_arg, p->ctx, ev, &dec);
+}
+
+/* The reading side's counts, when it checked, into the run's. */
+static void add_stats(struct or_stats *to, const struct or_stats *from)
+{
+	to->events += from->events;
+	for (unsigned i = 0; i < GCSPEC_NEVENTS; i++)
+		to->per_event[i] += from->per_event[i];
+	to->unknown_version += from->unknown_version;
+	to->unknown_id += from->unknown_id;
+	to->other_provider += from->other_provider;
+	to->gcs += from->gcs;
+	to->suspensions += from->suspensions;
 }
 
 /* Writing side: act on one chunk's records; 1 after the last. */
@@ -366,7 +428,10 @@ static int take_chunk(struct or_pipe *p, const struct chunk *c)
 			}
 			if (e->has & HAS_NAME)
 				ev.provider_name = (const char *)at;
-			p->process(p->ctx, &ev);
+			if (p->checks)
+				write_event(p, &ev);
+			else
+				p->process(p->ctx, &ev);
 			break;
 		}
 		case R_DIAG: {
@@ -420,8 +485,13 @@ enum or_status or_pipe_run(struct or_pipe *p, const struct or_reader_ops *ops,
 		goto one_thread;
 	}
 	p->threaded = 1;
+	/* The reader has said what the stream is: both sides decode by it. */
+	p->checks = p->ctx->on_event != NULL;
+	p->rd.info = p->ctx->info;
+	p->quiet.info = p->ctx->info;
 	if (pthread_create(&t, NULL, reading_thread, p) != 0) {
 		p->threaded = 0;
+		p->checks = 0;
 		pthread_cond_destroy(&p->room);
 		pthread_cond_destroy(&p->more);
 		pthread_mutex_destroy(&p->mu);
@@ -444,6 +514,8 @@ enum or_status or_pipe_run(struct or_pipe *p, const struct or_reader_ops *ops,
 	}
 	pthread_join(t, NULL);
 	p->threaded = 0;
+	if (p->checks)
+		add_stats(&p->ctx->stats, &p->rd.stats);
 	pthread_cond_destroy(&p->room);
 	pthread_cond_destroy(&p->more);
 	pthread_mutex_destroy(&p->mu);

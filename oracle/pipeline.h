@@ -3,7 +3,10 @@
  *
  * Two stages: a reading thread runs the container reader, the per-thread
  * timestamp check (GC-S023, in file order) and the time-order window; the
- * calling thread decodes, checks and writes, as one thread does. Between
+ * calling thread decodes, checks and writes, as one thread does. When
+ * every event is written (ctx->on_event set: --json, --cbor), the reading
+ * thread also decodes and checks, and the calling thread decodes each
+ * event whole, silently, and writes it: writing is the larger part. Between
  * them a bounded queue of a few chunks carries, in the order one thread
  * would have made them, the events the window hands on (copied: the
  * reader's blocks stay the reading thread's), the diagnostics the reading
