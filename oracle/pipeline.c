@@ -14,8 +14,9 @@
  *
  * Where the stages part depends on what is written. With nothing written
  * per event (--quiet, text) the writing side decodes and checks: reading
- * and windowing are about half of the work. With every event written
- * (--json, --cbor) the output alone is more than half, so the reading side
+ * and windowing are already the larger part (about two thirds on
+ * nettrace). With every event written (--json, --cbor) the output alone is
+ * more than half, so the reading side
  * also decodes (the checker's fields only) and checks, and the writing
  * side decodes each event whole, silently (what it would say was said on
  * the reading side), and writes it. Either way every diagnostic and event
