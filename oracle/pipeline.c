@@ -279,16 +279,13 @@ static void put_event(void *arg, const struct or_event *ev)
 		memcpy(at, name, nlen);
 }
 
-/* The reading side's event when it checks: decoded and checked on its
+/* The reading side's event when it checks (only while the reading thread
+ * runs: checks is never set otherwise): decoded and checked on its
  * context (no output there), then in the queue for the writing side. */
 static void check_event(void *arg, const struct or_event *ev)
 {
 	struct or_pipe *p = arg;
 
-	if (!p->threaded) {
-		p->process(p->ctx, ev);
-		return;
-	}
 	p->process(&p->rd, ev);
 	put_event(arg, ev);
 }
