@@ -10,6 +10,13 @@ dist_doc_DATA += docs/accepted-differences.md docs/diagnostics.md \
 	docs/oracle-performance.md docs/same-output.md docs/model-stream.cddl \
 	docs/oracle-output.cddl
 
+# The worked examples the docs point to, beside them under $(docdir)/examples
+# (gcconform.pc's examplesdir), so that the installed docs' relative paths hold.
+exampledocdir = $(docdir)
+nobase_dist_exampledoc_DATA = examples/python/gcdec.py \
+	examples/traceevent/Program.cs examples/traceevent/TraceEventDecoder.csproj \
+	examples/traceevent-xunit/CorpusTests.cs examples/traceevent-xunit/CorpusTests.csproj
+
 install-data-hook: install-paths
 install-paths:
 	@for m in gcgen.1 gcoracle.1 gcoracle-run.1; do \
@@ -19,7 +26,9 @@ install-paths:
 	done
 	@f="$(DESTDIR)$(pkgconfigdir)/gcconform.pc"; [ ! -f "$$f" ] || { \
 		sed -e 's|^prefix=.*|prefix=$(prefix)|' -e 's|^datarootdir=.*|datarootdir=$(datarootdir)|' \
-		    -e 's|^datadir=.*|datadir=$(datadir)|' "$$f" >"$$f.tmp" && mv "$$f.tmp" "$$f"; }
+		    -e 's|^datadir=.*|datadir=$(datadir)|' -e 's|^exec_prefix=.*|exec_prefix=$(exec_prefix)|' \
+		    -e 's|^bindir=.*|bindir=$(bindir)|' -e 's|^examplesdir=.*|examplesdir=$(docdir)/examples|' \
+		    "$$f" >"$$f.tmp" && mv "$$f.tmp" "$$f"; }
 	@f="$(DESTDIR)$(pkgconfigdir)/gcmutator.pc"; [ ! -f "$$f" ] || { \
 		sed -e 's|@prefix[@]|$(prefix)|' -e 's|@libdir[@]|$(libdir)|' \
 		    -e 's|@includedir[@]|$(includedir)|' -e 's|@PACKAGE_VERSION[@]|$(PACKAGE_VERSION)|' \
@@ -36,6 +45,13 @@ installcheck-paths:
 	@grep -q '$(docdir)/using-the-corpus.md' "$(DESTDIR)$(man1dir)/gcoracle.1" && \
 		! grep -q ' docs/' "$(DESTDIR)$(man1dir)/gcoracle.1" || \
 		{ echo "gcoracle.1 does not name the installed docs under $(docdir)"; exit 1; }
+	@grep -qx 'gcoracle=$${bindir}/gcoracle' "$(DESTDIR)$(pkgconfigdir)/gcconform.pc" && \
+		grep -qx 'bindir=$(bindir)' "$(DESTDIR)$(pkgconfigdir)/gcconform.pc" && \
+		[ -x "$(DESTDIR)$(bindir)/gcoracle" ] || \
+		{ echo "gcconform.pc's gcoracle does not name the installed $(bindir)/gcoracle"; exit 1; }
+	@grep -qx 'examplesdir=$(docdir)/examples' "$(DESTDIR)$(pkgconfigdir)/gcconform.pc" && \
+		[ -f "$(DESTDIR)$(docdir)/examples/python/gcdec.py" ] || \
+		{ echo "the examples are not installed where gcconform.pc's examplesdir says"; exit 1; }
 	@for d in $(dist_doc_DATA); do [ -f "$(DESTDIR)$(docdir)/`basename $$d`" ] || \
 		{ echo "$$d is not installed in $(docdir)"; exit 1; }; done
 .PHONY: installcheck-paths

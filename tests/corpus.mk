@@ -32,5 +32,4 @@ EXTRA_DIST += tests/corpus/runtime_habits.py
 # TraceEvent when dotnet is installed), run against gcconform installed; and
 # every snippet of the corpus docs, extracted and run.
 TESTS += tests/corpus/examples.sh tests/corpus/doc_snippets.py
-EXTRA_DIST += tests/corpus/examples.sh tests/corpus/doc_snippets.py examples/python/gcdec.py \
-	examples/traceevent-xunit/CorpusTests.csproj examples/traceevent-xunit/CorpusTests.cs
+EXTRA_DIST += tests/corpus/examples.sh tests/corpus/doc_snippets.py

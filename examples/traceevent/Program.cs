@@ -2,7 +2,7 @@
 // gcoracle compare's shape (docs/using-the-corpus.md). A decoder project built on TraceEvent
 // prints this and runs it over the gcconform corpus with
 //
-//   gcconform-run --accept traceevent-4.0.0.accept --prefix y_ --format nettrace \
+//   gcoracle run --accept traceevent-4.0.0.accept --prefix y_ --container nettrace \
 //       -- dotnet TraceEventDecoder.dll {}
 //
 // Every event is printed, in the order TraceEvent delivers it (events no parser claims

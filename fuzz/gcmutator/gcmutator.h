@@ -23,7 +23,8 @@
  *             return 0;
  *     }
  *
- * and link with -lgcmutator -lcbor (see docs/fuzzing.md).
+ * and link with -lgcmutator -lcbor -lfwnt, or `pkg-config --libs gcmutator`
+ * (see docs/fuzzing.md).
  *
  * Memory: the functions allocate while they work and free everything before
  * returning; results go to the caller's buffers and are never longer than
@@ -47,7 +48,9 @@ extern "C" {
 #define GCM_FORMAT_NETTRACE_V4 0x02u
 #define GCM_FORMAT_NETTRACE_V5 0x04u
 #define GCM_FORMAT_NETTRACE_V6 0x08u
-#define GCM_FORMAT_NETTRACE    0x0Eu  /* any nettrace version */
+/* Any nettrace version: mutants come out as V4, V5 or V6 (V6 is a different
+ * block layout), so a parser that reads only V4/V5 asks for those bits. */
+#define GCM_FORMAT_NETTRACE    0x0Eu
 #define GCM_FORMAT_CTF         0x10u  /* LTTng CTF trace directory, as a ustar image */
 #define GCM_FORMAT_ETL         0x20u  /* ETW .etl */
 #define GCM_FORMAT_ANY         0xFFFFFFFFu
