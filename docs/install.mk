@@ -8,7 +8,7 @@ dist_doc_DATA += docs/accepted-differences.md docs/diagnostics.md \
 	docs/faults.md docs/fuzzing.md docs/findings.md docs/ctf.md docs/etl.md docs/nettrace.md \
 	docs/real-runtime.md docs/real-parser-bugs.md docs/peers.md docs/spec.md docs/errata.md \
 	docs/oracle-performance.md docs/same-output.md docs/model-stream.cddl \
-	docs/oracle-output.cddl
+	docs/oracle-output.cddl docs/spec-json.md docs/spec-json.cddl
 
 install-data-hook: install-paths
 install-paths:
@@ -19,7 +19,8 @@ install-paths:
 	done
 	@f="$(DESTDIR)$(pkgconfigdir)/gcconform.pc"; [ ! -f "$$f" ] || { \
 		sed -e 's|^prefix=.*|prefix=$(prefix)|' -e 's|^datarootdir=.*|datarootdir=$(datarootdir)|' \
-		    -e 's|^datadir=.*|datadir=$(datadir)|' "$$f" >"$$f.tmp" && mv "$$f.tmp" "$$f"; }
+		    -e 's|^datadir=.*|datadir=$(datadir)|' -e 's|^includedir=.*|includedir=$(includedir)|' \
+		    "$$f" >"$$f.tmp" && mv "$$f.tmp" "$$f"; }
 	@f="$(DESTDIR)$(pkgconfigdir)/gcmutator.pc"; [ ! -f "$$f" ] || { \
 		sed -e 's|@prefix[@]|$(prefix)|' -e 's|@libdir[@]|$(libdir)|' \
 		    -e 's|@includedir[@]|$(includedir)|' -e 's|@PACKAGE_VERSION[@]|$(PACKAGE_VERSION)|' \
@@ -31,6 +32,8 @@ installcheck-local: installcheck-paths
 installcheck-paths:
 	@grep -qx 'prefix=$(prefix)' "$(DESTDIR)$(pkgconfigdir)/gcconform.pc" || \
 		{ echo "gcconform.pc does not name prefix $(prefix)"; exit 1; }
+	@[ -f "$(DESTDIR)$(specdir)/gcconform-spec.json" ] && [ -f "$(DESTDIR)$(pkgincludedir)/spec.h" ] || \
+		{ echo "the spec data is not installed in $(specdir) and $(pkgincludedir)"; exit 1; }
 	@grep -q 'libdir=$(libdir)' "$(DESTDIR)$(pkgconfigdir)/gcmutator.pc" || \
 		{ echo "gcmutator.pc does not name libdir $(libdir)"; exit 1; }
 	@grep -q '$(docdir)/using-the-corpus.md' "$(DESTDIR)$(man1dir)/gcoracle.1" && \
