@@ -4,11 +4,13 @@ by gcconform's installed spec data alone, printing JSON lines in the shape `gcor
 compare` reads. Standard library only.
 
 Everything about the events comes from gcconform-spec.json (docs/spec-json.md): the LTTng
-event name of each event-version, whether its class is packed or typed, the typed fields'
-encodings, and the payload layout (field types, widths, struct arrays). What is written
-here by hand is the LTTng-UST buffer layout (packet header and context, event header) that
-every CoreCLR trace shares. The spec is --spec FILE, else $GCCONFORM_SPEC, else
-$(pkg-config --variable=specdir gcconform)/gcconform-spec.json.
+event name of each event-version, its id and version, the typed fields' encodings, and the
+payload layout of packed classes (field types, widths, struct arrays). Written here by hand
+is the LTTng-UST buffer layout every CoreCLR trace shares (packet header and context, the
+large event header LTTng uses for a stream of more than 31 classes), and enough of the TSDL
+to tell packed classes from typed ones and to pass over the event context and the events of
+classes the spec lacks (a session's other tracepoints). The spec is --spec FILE, else
+$GCCONFORM_SPEC, else $(pkg-config --variable=specdir gcconform)/gcconform-spec.json.
 
     gcoracle run --container ctf --prefix y_ -- python3 decode_ctf.py {}
 """
@@ -53,6 +55,8 @@ class Reader:
     def until(self, terminator, step):
         q = self.p
         while self.d[q:q + step] != terminator:
+            if q >= len(self.d):
+                raise ValueError(f"a string at byte {self.p} has no terminator")
             q += step
         s, self.p = self.d[self.p:q], q + step
         return s
@@ -65,7 +69,8 @@ class Reader:
 
 
 def metadata(trace):
-    """The TSDL text (packetized as LTTng writes it, or plain) -> (classes, pointer size)."""
+    """The TSDL text (packetized as LTTng writes it, or plain) -> (classes, pointer size,
+    event context: [(name, bytes)], which a session may extend with _procname[17] ...)."""
     with open(os.path.join(trace, "metadata"), "rb") as f:
         d = f.read()
     text, p = b"", 0
@@ -77,11 +82,42 @@ def metadata(trace):
     else:
         text = d
     text = text.decode("utf-8")
-    classes = {int(i): (n, "___data__" in body)
+    classes = {int(i): (n, tsdl_fields(body))
                for n, i, body in re.findall(r'event \{\s*name = "([^"]*)";\s*id = (\d+);(.*?)\n\};',
                                             text, re.S)}
     bits = re.search(r"architecture_bit_width = (\d+);", text)
-    return classes, (4 if bits and bits[1] == "32" else 8)
+    decl = re.search(r"event\.context := struct \{(.*?)\};", text, re.S)
+    context = [(n, int(size) // 8 * int(k or 1)) for size, n, k in
+               re.findall(r"size = (\d+);[^}]*\} (\w+)(?:\[(\d+)\])?;", decl[1] if decl else "")]
+    return classes, (4 if bits and bits[1] == "32" else 8), context
+
+
+def tsdl_fields(body):
+    """A class's fields as [(name, bytes or "string", count: a number or an earlier
+    field's name)]: enough to pass over the events of a class the spec does not have."""
+    out = []
+    for decl, name, count in re.findall(r"\t\t(string|integer \{[^}]*\}|floating_point \{[^}]*\})"
+                                        r" (\w+)(?:\[ ?(\w+) ?\])?;", body):
+        if decl == "string":
+            size = "string"
+        elif decl.startswith("integer"):
+            size = int(re.search(r"size = (\d+);", decl)[1]) // 8
+        else:
+            size = 4 if "mant_dig = 24;" in decl else 8
+        out.append((name, size, int(count) if count.isdigit() else count or 1))
+    return out
+
+
+def skip_fields(r, fields):
+    values = {}
+    for name, size, count in fields:
+        n = values[count] if isinstance(count, str) else count
+        for _ in range(n):
+            if size == "string":
+                r.until(b"\0", 1)
+            else:
+                values[name] = int.from_bytes(r.d[r.p:r.p + size], "little")
+                r.p += size
 
 
 def payload_field(r, f, values):
@@ -139,7 +175,7 @@ def decode_typed(ev, r):
     return values
 
 
-def stream_events(path, classes, by_name, psize, order):
+def stream_events(path, classes, context, by_name, psize, order):
     with open(path, "rb") as f:
         d = f.read()
     p = 0
@@ -154,17 +190,24 @@ def stream_events(path, classes, by_name, psize, order):
                 low = r.num("u32")
                 ts = (ts & ~0xFFFFFFFF) | low if low >= ts & 0xFFFFFFFF else \
                      ((ts >> 32) + 1 << 32) | low
-            r.num("i32")
-            tid = r.num("i32")
-            name, packed = classes[cid]
+            tid = 0
+            for field, nbytes in context:
+                if field == "_vtid":
+                    tid = r.num("i32")
+                else:
+                    r.p += nbytes
+            name, tsdl = classes[cid]
             ev = by_name.get(name)
-            if packed:
+            if ev is None:
+                skip_fields(r, tsdl)
+                fields = None
+            elif tsdl and tsdl[-1][0] == "___data__":
                 r.num("u32")
                 n = r.num("u32")
-                fields = decode_payload(ev, d[r.p:r.p + n], psize) if ev else None
+                fields = decode_payload(ev, d[r.p:r.p + n], psize)
                 r.p += n
             else:
-                fields = decode_typed(ev, r) if ev else None
+                fields = decode_typed(ev, r)
             yield (ts, order, r.p), ev, tid, fields
         p += size // 8
 
@@ -172,14 +215,20 @@ def stream_events(path, classes, by_name, psize, order):
 def main(argv):
     trace = argv[-1]
     by_name = load_spec(argv)
-    classes, psize = metadata(trace)
-    files = sorted(f for f in os.listdir(trace) if f != "metadata")
-    events = [e for i, f in enumerate(files)
-              for e in stream_events(os.path.join(trace, f), classes, by_name, psize, i)]
-    events.sort(key=lambda e: e[0])
+    classes, psize, context = metadata(trace)
+    files = sorted(f for f in os.listdir(trace) if os.path.isfile(os.path.join(trace, f))
+                   and f != "metadata")
     out = sys.stdout
     out.write(json.dumps({"type": "decoder", "name": "decode_ctf.py", "formats": ["ctf"],
                           "checks": [], "codes": False}) + "\n")
+    try:
+        events = [e for i, f in enumerate(files)
+                  for e in stream_events(os.path.join(trace, f), classes, context, by_name,
+                                           psize, i)]
+    except (ValueError, KeyError, IndexError, struct.error) as e:
+        out.write(json.dumps({"type": "error", "message": f"cannot read {trace}: {e!r}"}) + "\n")
+        return 1
+    events.sort(key=lambda e: e[0])
     for index, (key, ev, tid, fields) in enumerate(events):
         if ev is None:
             continue  # a class the spec does not have (lttng_ust_statedump:*, ...)

@@ -5,9 +5,10 @@
 # from the installed include directory with strict flags (gcc and clang when
 # there) and its tables say what the JSON says (tests/spec/spec_user.c); and
 # the example decoder examples/specjson/decode_ctf.py, which knows the events
-# only from the installed JSON, passes `gcoracle run` on every y_ CTF case.
+# only from the installed JSON, passes `gcoracle run` on every y_ CTF case and
+# reads the GC events of a real LTTng-UST trace (SHARED_DIR) as gcoracle does.
 set -u
-: "${top_builddir:=.}" "${top_srcdir:=.}" "${PYTHON3:=python3}"
+: "${top_builddir:=.}" "${top_srcdir:=.}" "${PYTHON3:=python3}" "${SHARED_DIR:=}"
 work=$(mktemp -d) || exit 99
 trap 'rm -rf "$work"' EXIT
 n=0 fail=0
@@ -49,5 +50,16 @@ sed 's/^/# /' "$work/sum" | tail -3
 [ $rc = 0 ] && grep -q '^all  *y_  *[4-9] ' "$work/sum"
 ok $? "decode_ctf.py, from the installed JSON alone, passes every y_ CTF case"
 [ $rc = 0 ] || grep -A6 '^not ok' "$work/ctf.tap" | head -20 | sed 's/^/# /'
+sample=$SHARED_DIR/reference/lttng-sample/trace/ust/uid/0/64-bit
+if [ -f "$sample/metadata" ]; then
+	"$PYTHON3" "$top_srcdir/examples/specjson/decode_ctf.py" "$sample" >"$work/dec.jsonl" &&
+		gcoracle --json "$sample" >"$work/ora.jsonl"
+	"$PYTHON3" "$top_srcdir/tests/spec/same_events.py" "$work/dec.jsonl" "$work/ora.jsonl" >"$work/same"
+	ok $? "decode_ctf.py reads a real LTTng-UST trace's GC events as gcoracle does ($(tail -1 "$work/same"))"
+	sed 's/^/# /' "$work/same"
+else
+	n=$((n + 1))
+	echo "ok $n - # SKIP the real LTTng-UST sample is not in ${SHARED_DIR:-SHARED_DIR (unset)}"
+fi
 echo "1..$n"
 exit $fail
