@@ -8,12 +8,12 @@ dist_doc_DATA += docs/accepted-differences.md docs/diagnostics.md \
 	docs/faults.md docs/fuzzing.md docs/findings.md docs/ctf.md docs/etl.md docs/nettrace.md \
 	docs/real-runtime.md docs/real-parser-bugs.md docs/peers.md docs/spec.md docs/errata.md \
 	docs/oracle-performance.md docs/same-output.md docs/model-stream.cddl \
-	docs/oracle-output.cddl
+	docs/oracle-output.cddl docs/spec-json.md docs/spec-json.cddl
 
 # The worked examples the docs point to, beside them under $(docdir)/examples
 # (gcconform.pc's examplesdir), so that the installed docs' relative paths hold.
 exampledocdir = $(docdir)
-nobase_dist_exampledoc_DATA = examples/python/gcdec.py \
+nobase_dist_exampledoc_DATA = examples/python/gcdec.py examples/specjson/decode_ctf.py \
 	examples/traceevent/Program.cs examples/traceevent/TraceEventDecoder.csproj \
 	examples/traceevent-xunit/CorpusTests.cs examples/traceevent-xunit/CorpusTests.csproj
 
@@ -28,6 +28,7 @@ install-paths:
 		sed -e 's|^prefix=.*|prefix=$(prefix)|' -e 's|^datarootdir=.*|datarootdir=$(datarootdir)|' \
 		    -e 's|^datadir=.*|datadir=$(datadir)|' -e 's|^exec_prefix=.*|exec_prefix=$(exec_prefix)|' \
 		    -e 's|^bindir=.*|bindir=$(bindir)|' -e 's|^examplesdir=.*|examplesdir=$(docdir)/examples|' \
+		    -e 's|^includedir=.*|includedir=$(includedir)|' \
 		    "$$f" >"$$f.tmp" && mv "$$f.tmp" "$$f"; }
 	@f="$(DESTDIR)$(pkgconfigdir)/gcmutator.pc"; [ ! -f "$$f" ] || { \
 		sed -e 's|@prefix[@]|$(prefix)|' -e 's|@libdir[@]|$(libdir)|' \
@@ -40,6 +41,8 @@ installcheck-local: installcheck-paths
 installcheck-paths:
 	@grep -qx 'prefix=$(prefix)' "$(DESTDIR)$(pkgconfigdir)/gcconform.pc" || \
 		{ echo "gcconform.pc does not name prefix $(prefix)"; exit 1; }
+	@[ -f "$(DESTDIR)$(specdir)/gcconform-spec.json" ] && [ -f "$(DESTDIR)$(pkgincludedir)/spec.h" ] || \
+		{ echo "the spec data is not installed in $(specdir) and $(pkgincludedir)"; exit 1; }
 	@grep -q 'libdir=$(libdir)' "$(DESTDIR)$(pkgconfigdir)/gcmutator.pc" || \
 		{ echo "gcmutator.pc does not name libdir $(libdir)"; exit 1; }
 	@grep -q '$(docdir)/using-the-corpus.md' "$(DESTDIR)$(man1dir)/gcoracle.1" && \

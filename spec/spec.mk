@@ -33,3 +33,24 @@ nodist_spec_libgcspec_a_SOURCES = $(SPEC_GENERATED)
 docs: $(addprefix $(srcdir)/,$(SPEC_INPUTS))
 	$(AM_V_GEN)$(PYTHON3) $(srcdir)/spec/specgen.py $(srcdir) docs $(srcdir)/docs
 .PHONY: docs
+
+# The spec as installed data (docs/spec-json.md): the JSON and the C header
+# made from it, the TOML sources they come from, under $(specdir) and
+# $(pkgincludedir)/spec.h; gcconform.pc's specdir names the directory.
+SPEC_DATA_GENERATED = spec/gcconform-spec.json spec/spec.h
+EXTRA_DIST += spec/specdata.py spec/spec.h.in
+CLEANFILES += $(SPEC_DATA_GENERATED) spec/data.stamp
+specdir = $(datadir)/gcconform/spec
+spec_claimsdir = $(specdir)/claims
+nodist_spec_DATA = spec/gcconform-spec.json
+dist_spec_DATA = $(SPEC_TOML) docs/spec/errata.toml docs/spec-json.cddl
+dist_spec_claims_DATA = docs/spec/claims/coreclr-2020.toml docs/spec/claims/fx-2017.toml \
+	docs/spec/claims/fx-later.toml docs/spec/claims/manifest-2016.toml
+nodist_pkginclude_HEADERS = spec/spec.h
+
+spec/data.stamp: $(addprefix $(srcdir)/,$(SPEC_TOML) docs/spec/errata.toml spec/specgen.py \
+		spec/specdata.py spec/spec.h.in) $(dist_spec_claims_DATA)
+	$(AM_V_GEN)$(MKDIR_P) spec && \
+	$(PYTHON3) $(srcdir)/spec/specgen.py $(srcdir) data spec '$(PACKAGE_VERSION)' && touch $@
+$(SPEC_DATA_GENERATED): spec/data.stamp
+	@test -f $@ || { rm -f spec/data.stamp; $(MAKE) $(AM_MAKEFLAGS) spec/data.stamp; }

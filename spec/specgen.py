@@ -5,6 +5,9 @@ Build-time only, Python 3.11+ standard library only.
 
   specgen.py SRCDIR c OUTDIR      write OUTDIR/gcspec_ids.h and OUTDIR/gcspec_tables.c
   specgen.py SRCDIR docs OUTDIR   write OUTDIR/spec.md, errata.md, diagnostics.md
+  specgen.py SRCDIR data OUTDIR VERSION
+                                  write OUTDIR/gcconform-spec.json and OUTDIR/spec.h, the
+                                  spec as installed data (spec/specdata.py, docs/spec-json.md)
   specgen.py SRCDIR check         validate only
   specgen.py SRCDIR inputs        list the TOML files the C tables are made from
 
@@ -16,6 +19,8 @@ import os
 import re
 import sys
 import tomllib
+
+import specdata
 
 PROVIDER_FILES = ("dotnet-runtime.toml", "dotnet-runtime-private.toml",
                   "dotnet-runtime-rundown.toml")
@@ -412,15 +417,17 @@ def load_errata(srcdir):
     return errata
 
 
+def load_claims(srcdir):
+    cdir = os.path.join(srcdir, "docs", "spec", "claims")
+    if not os.path.isdir(cdir):
+        return []
+    return [load_toml(os.path.join(cdir, fn)) for fn in sorted(os.listdir(cdir))
+            if fn.endswith(".toml")]
+
+
 def emit_docs(spec, srcdir, outdir):
-    specdir = os.path.join(srcdir, "docs", "spec")
     errata = load_errata(srcdir)
-    claims = []
-    cdir = os.path.join(specdir, "claims")
-    if os.path.isdir(cdir):
-        for fn in sorted(os.listdir(cdir)):
-            if fn.endswith(".toml"):
-                claims.append(load_toml(os.path.join(cdir, fn)))
+    claims = load_claims(srcdir)
     by_event_docs = {}
     for cl in claims:
         did = cl.get("document", {}).get("id", "?")
@@ -564,7 +571,8 @@ def confirmed_text(c):
 
 
 def main(argv):
-    if len(argv) < 3 or argv[2] not in ("c", "docs", "check", "inputs"):
+    if (len(argv) < 3 or argv[2] not in ("c", "docs", "data", "check", "inputs")
+            or (argv[2] == "data" and len(argv) != 5)):
         print(__doc__.strip(), file=sys.stderr)
         return 2
     srcdir, mode = argv[1], argv[2]
@@ -578,6 +586,10 @@ def main(argv):
             emit_c(spec, argv[3])
         elif mode == "docs":
             emit_docs(spec, srcdir, argv[3])
+        elif mode == "data":
+            data = specdata.build(spec, load_errata(srcdir), load_claims(srcdir), argv[4])
+            specdata.write(data, argv[3], os.path.join(srcdir, "spec", "spec.h.in"),
+                           write_if_changed)
     except SpecError as e:
         print(f"specgen: {e}", file=sys.stderr)
         return 1

@@ -5,7 +5,7 @@ the seed command of docs/fuzzing.md is extracted and run, so none can rot.
   sh     run by sh in a scratch directory, with the built gcoracle and gcgen on
          PATH; stand-ins for the reader's own programs: mydec and tinydec
          (gcoracle --json and tests/corpus/tinydec), myvalidator-check (accepts
-         y_, rejects n_), pkg-config (gcconform's variables, for this tree);
+         y_, rejects n_), pkg-config (gcconform's variables, for this tree and build);
          NAME is a real case. Snippets that run dotnet are run by
          tests/corpus/examples.sh and make check-peers (named here).
   make   a Makefile of the snippet: `make check-corpus` with the stand-ins
@@ -61,7 +61,8 @@ def stand_ins(d):
         "tinydec": f'#!/bin/sh\nexec "{top_builddir}/tests/corpus/tinydec" "$@"\n',
         "myvalidator-check": '#!/bin/sh\ncase "$1" in */n_*) exit 1;; esac\nexit 0\n',
         "pkg-config": f'#!/bin/sh\ncase "$*" in\n*corpusdir*) echo "{corpus}";;\n'
-                      f'*accepteddir*) echo "{top_srcdir}/accepted";;\n*--version*|*--modversion*) echo 1.8.1;;\n'
+                      f'*accepteddir*) echo "{top_srcdir}/accepted";;\n*specdir*) echo "{top_builddir}/spec";;\n'
+                      f'*--version*|*--modversion*) echo 1.8.1;;\n'
                       '*) exit 0;;\nesac\n',
     }
     for name, body in scripts.items():
