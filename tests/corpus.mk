@@ -6,6 +6,11 @@ TESTS += tests/corpus/regenerate.sh tests/corpus/oracle_cases.sh tests/corpus/co
 EXTRA_DIST += tests/corpus/regenerate.sh tests/corpus/oracle_cases.sh tests/corpus/coverage.sh \
 	tests/corpus/compare_codes.sh tests/corpus/run.sh
 
+# gcoracle run as a sandbox: containment, limits over the whole process
+# tree, reports the decoder can neither reach nor forge.
+TESTS += tests/corpus/run_sandbox.sh
+EXTRA_DIST += tests/corpus/run_sandbox.sh
+
 # The worked example: a decoder written as an outsider would (it includes
 # nothing of gcconform), checking itself against the corpus.
 check_PROGRAMS += tests/corpus/tinydec
