@@ -25,7 +25,7 @@ static const char *find_key(const char *line, const char *key)
 
 int or_expect_load(struct or_expect *x, const char *path)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = fopen(path, "re");
 	char *line = NULL;
 	size_t cap = 0, linecap = 0, lineno = 0;
 

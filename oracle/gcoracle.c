@@ -223,7 +223,7 @@ int main(int argc, char **argv)
 			}
 			continue;
 		}
-		FILE *in = is_stdin ? stdin : fopen(argv[i], "rb");
+		FILE *in = is_stdin ? stdin : fopen(argv[i], "rbe");
 		if (!in) {
 			fprintf(stderr, "gcoracle: %s: %s\n", argv[i], strerror(errno));
 			status = 2;

@@ -58,7 +58,7 @@ int iso_run(char *const *argv, const struct iso_limits *lim, int out, int err,
 	if ((pid = or_contain_start(&run)) < 0)
 		return -1;
 	if (pid == 0) {
-		int devnull = open("/dev/null", O_RDWR);
+		int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
 		struct rlimit core = { 0, 0 };
 
 		if (lim->memory_mb) {

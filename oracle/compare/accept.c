@@ -121,7 +121,7 @@ static int parse_entry(struct ac_list *l, char *p, unsigned lineno, const char *
 
 struct ac_list *ac_load(const char *path)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = fopen(path, "re");
 	struct ac_list *l;
 	char line[2048];
 	unsigned lineno = 0;

@@ -21,6 +21,7 @@
  * i_ case the decoder rejected is not compared event by event.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -249,9 +250,13 @@ static void hold(struct cmp *c, unsigned code, uint64_t event, int kind, const c
 	va_start(ap, fmt);
 	vsnprintf(h.msg, sizeof h.msg, fmt, ap);
 	va_end(ap);
-	if (!c->held && !(c->held = tmpfile())) {
-		c->held_lost++;
-		return;
+	if (!c->held) {
+		if (!(c->held = tmpfile())) {
+			c->held_lost++;
+			return;
+		}
+		/* gcoracle run starts decoders while it compares: not theirs. */
+		fcntl(fileno(c->held), F_SETFD, FD_CLOEXEC);
 	}
 	if (fwrite(&h, sizeof h, 1, c->held) != 1)
 		c->held_lost++;
@@ -261,7 +266,7 @@ static void hold(struct cmp *c, unsigned code, uint64_t event, int kind, const c
 
 static uint8_t *read_all(const char *path, size_t *len)
 {
-	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rbe");
 	uint8_t *buf = NULL;
 	size_t cap = 0, n = 0, got;
 
@@ -1375,7 +1380,7 @@ int or_compare_main(int argc, char **argv)
 	if (accept && !(o.accept = ac_load(accept)))
 		return 2;
 	if (!print) {
-		in = strcmp(argv[optind + 1], "-") == 0 ? stdin : fopen(argv[optind + 1], "r");
+		in = strcmp(argv[optind + 1], "-") == 0 ? stdin : fopen(argv[optind + 1], "re");
 		if (!in) {
 			fprintf(stderr, "gcoracle compare: %s: %s\n", argv[optind + 1], strerror(errno));
 			ac_free(o.accept);
