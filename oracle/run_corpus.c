@@ -59,6 +59,7 @@ struct run {
 	unsigned ntests, nfail, nskip;  /* TAP tests: the cases, and the accepted-entries test */
 	unsigned ncases, ncases_failed;
 	char failed[20][96];
+	char bail[512];             /* why the run stopped early ("": a generic reason) */
 	unsigned nfailed_names;
 };
 
@@ -151,7 +152,7 @@ static char *stderr_excerpt(FILE *ef)
 
 static int run_case(struct run *r, const char *name)
 {
-	char input[4096], expect[4096], outp[128], errp[128], why[160] = "";
+	char input[4096], expect[4096], outp[128], errp[128], why[480] = "", label[300];
 	char *report = NULL, *errtext = NULL;
 	size_t report_len = 0;
 	struct or_compare_opts o;
@@ -209,11 +210,14 @@ static int run_case(struct run *r, const char *name)
 	o.max = r->max;
 	o.root = r->corpus;
 	o.accept = r->ac;
-	crc = or_compare_case(&o, expect, of, outp, &cr);
+	snprintf(label, sizeof label, "%s (the decoder's output)", name);
+	crc = or_compare_case(&o, expect, of, label, &cr);
 	fclose(of);
 	fclose(rep);
 	/* The verdict. */
-	if (ir.verdict == ISO_CRASH)
+	if (cr.decl_error[0])
+		snprintf(why, sizeof why, "the decoder's declaration: %s", cr.decl_error);
+	else if (ir.verdict == ISO_CRASH)
 		snprintf(why, sizeof why, "%s the decoder crashed: %s",
 		         or_diag_code(GCSPEC_DIAG_K019), ir.detail);
 	else if (ir.verdict == ISO_TIMEOUT)
@@ -287,7 +291,11 @@ static int run_case(struct run *r, const char *name)
 	free(errtext);
 	unlink(outp);
 	unlink(errp);
-	return 0;
+	/* The run stops at a declaration it cannot take at its word. */
+	if (!cr.decl_error[0])
+		return 0;
+	snprintf(r->bail, sizeof r->bail, "%s: %s", name, why);
+	return -1;
 fatal:
 	if (out >= 0)
 		close(out);
@@ -635,8 +643,14 @@ int or_run_main(int argc, char **argv)
 	}
 	/* A run cut short still reports every case it ran. */
 	unused = bail ? 0 : check_unused(&r);
-	if (r.tap && bail)
-		fputs("Bail out! the run could not go on (see its standard error)\n", r.tap);
+	if (r.tap && bail) {
+		fputs("Bail out! ", r.tap);
+		if (*r.bail)
+			rr_escape(r.tap, r.bail, strlen(r.bail), 0);
+		else
+			fputs("the run could not go on (see its standard error)", r.tap);
+		fputc('\n', r.tap);
+	}
 	else if (r.tap)
 		fprintf(r.tap, "1..%u\n", r.ntests);
 	summary(&r, unused);

@@ -7,9 +7,10 @@ EXTRA_DIST += tests/corpus/regenerate.sh tests/corpus/oracle_cases.sh tests/corp
 	tests/corpus/compare_codes.sh tests/corpus/run.sh
 
 # gcoracle run as a sandbox: containment, limits over the whole process
-# tree, reports the decoder can neither reach nor forge.
-TESTS += tests/corpus/run_sandbox.sh
-EXTRA_DIST += tests/corpus/run_sandbox.sh
+# tree, reports the decoder can neither reach nor forge; declarations that
+# name what is not known are an error.
+TESTS += tests/corpus/run_sandbox.sh tests/corpus/run_decl.sh
+EXTRA_DIST += tests/corpus/run_sandbox.sh tests/corpus/run_decl.sh
 
 # The worked example: a decoder written as an outsider would (it includes
 # nothing of gcconform), checking itself against the corpus.

@@ -31,6 +31,7 @@
 #include "oracle/compare/accept.h"
 #include "oracle/compare/compare.h"
 #include "oracle/compare/compare_locate.h"
+#include "oracle/compare/decl.h"
 #include "oracle/diag.h"
 #include "oracle/output/output.h"
 
@@ -95,6 +96,7 @@ struct cmp {
 	uint64_t differences, notes, held_total, held_lost, shown, accepted;
 	int not_json;              /* the output is not JSON lines at all */
 	int rejection_accepted;
+	char decl_error[400];      /* the declaration names what is not known */
 	struct or_diag_sink sink;
 };
 
@@ -422,7 +424,7 @@ static unsigned reach_of(const char *code)
 
 static int take_decl(struct cmp *c, struct cv *line)
 {
-	static const char *const names[] = { "container", "payload", "value", "stream", "unknown" };
+	const char *const *names = cd_check_names;
 	const struct cv *checks = cv_get(line, "checks"), *codes = cv_get(line, "codes");
 	const struct cv *f = cv_get(line, "formats"), *e = cv_get(line, "events");
 
@@ -432,6 +434,8 @@ static int take_decl(struct cmp *c, struct cv *line)
 		return 0;
 	}
 	c->d.given = 1;
+	if (cd_check(line, c->decl_error, sizeof c->decl_error) < 0)
+		return -2;
 	snprintf(c->d.name, sizeof c->d.name, "%s", cv_text(cv_get(line, "name"), "decoder"));
 	if (checks && checks->kind == CV_ARRAY) {
 		c->d.checks = 0;
@@ -939,6 +943,8 @@ static const char *duplicate_key(const struct cv *v)
 	return dup;
 }
 
+/* The decoder's lines: 0 read, 1 a format the decoder does not read, -1 a
+ * read error, -2 a declaration naming what is not known. */
 static int read_actual(struct cmp *c, FILE *in)
 {
 	char *line = NULL;
@@ -1000,10 +1006,12 @@ static int read_actual(struct cmp *c, FILE *in)
 		else if (strcmp(type, "diag") == 0 || strcmp(type, "error") == 0)
 			take_diag(c, v, strcmp(type, "error") == 0);
 		else if (strcmp(type, "decoder") == 0) {
-			if (take_decl(c, v) < 0) {
+			int taken = take_decl(c, v);
+
+			if (taken < 0) {
 				cv_free(v);
 				free(line);
-				return -1;
+				return taken;
 			}
 			if (!supports_format(c)) {
 				cv_free(v);
@@ -1295,6 +1303,13 @@ int or_compare_case(const struct or_compare_opts *o, const char *expected, FILE 
 		goto out;
 	case -1:
 		fprintf(stderr, "gcoracle compare: %s: read error\n", actual_name);
+		goto out;
+	case -2:
+		/* A typo in the declaration must never narrow a comparison into
+		 * a pass: the output is not compared at all. */
+		fprintf(stderr, "gcoracle compare: %s: the decoder's declaration: %s\n",
+			actual_name, c->decl_error);
+		snprintf(r->decl_error, sizeof r->decl_error, "%s", c->decl_error);
 		goto out;
 	}
 	if (c->not_json) {
