@@ -12,6 +12,10 @@ EXTRA_DIST += tests/corpus/regenerate.sh tests/corpus/oracle_cases.sh tests/corp
 TESTS += tests/corpus/run_sandbox.sh tests/corpus/run_decl.sh
 EXTRA_DIST += tests/corpus/run_sandbox.sh tests/corpus/run_decl.sh
 
+# signed-view accepts the two's-complement reading of the field's own width.
+TESTS += tests/corpus/signed_view.sh
+EXTRA_DIST += tests/corpus/signed_view.sh
+
 # The worked example: a decoder written as an outsider would (it includes
 # nothing of gcconform), checking itself against the corpus.
 check_PROGRAMS += tests/corpus/tinydec

@@ -469,18 +469,34 @@ static int take_decl(struct cmp *c, struct cv *line)
 
 /* --- events -------------------------------------------------------------------- */
 
-/* Is a the signed view of the unsigned e: the same bits at width 8, 16, 32
- * or 64 (a = e - 2^w)? */
-static int signed_view(const struct cv *e, const struct cv *a)
+/* The width in bits of field f's unsigned value on the wire (a pointer:
+ * the case's pointer size), or 0 when it has no signed view. */
+static unsigned wire_bits(const struct cmp *c, const struct gcspec_field *f)
 {
-	uint64_t sum;
+	switch (f->type) {
+	case GCSPEC_UINT8: return 8;
+	case GCSPEC_UINT16: return 16;
+	case GCSPEC_UINT32: case GCSPEC_BOOLEAN: return 32;
+	case GCSPEC_UINT64: return 64;
+	case GCSPEC_POINTER: return cv_uint(cv_get(c->ecase, "pointer_size"), 8) == 4 ? 32 : 64;
+	default: return 0;
+	}
+}
 
-	if (e->kind != CV_UINT || a->kind != CV_NEG)
+/* Is a the signed view of the unsigned e in field f: the two's-complement
+ * reading of f's own width, so only an e with its top bit set has one, and
+ * it is e - 2^w (UInt16 0xFFFF: -1; UInt32 0: none)? */
+static int signed_view(const struct cmp *c, const struct gcspec_field *f, const struct cv *e,
+		       const struct cv *a)
+{
+	unsigned w;
+
+	if (e->kind != CV_UINT || a->kind != CV_NEG || !(w = wire_bits(c, f)))
 		return 0;
-	sum = e->u + a->u + 1; /* e + |a|, modulo 2^64 */
-	if (sum == 0)
-		return e->u != 0;
-	return sum == 1u << 8 || sum == 1u << 16 || sum == 1ull << 32;
+	if ((w < 64 && e->u >> w) || !(e->u >> (w - 1) & 1))
+		return 0;
+	/* a is -1 - a->u: e + |a| = e + a->u + 1 must be 2^w (0 modulo 2^64). */
+	return w == 64 ? e->u + a->u + 1 == 0 : e->u + a->u + 1 == 1ull << w;
 }
 
 /* Does any version of this event (same base name) define a field so named? */
@@ -535,7 +551,7 @@ static void compare_fields(struct cmp *c, uint64_t idx, const struct gcspec_even
 			continue;
 		}
 		if (f[i].type != GCSPEC_STRUCT) {
-			int kind = signed_view(e, a) ? AC_SIGNED_VIEW : AC_VALUE;
+			int kind = signed_view(c, &f[i], e, a) ? AC_SIGNED_VIEW : AC_VALUE;
 
 			if (cf_same(&f[i], e, a) || accepted(c, kind, sym, f[i].name))
 				continue;
@@ -567,10 +583,10 @@ static void compare_fields(struct cmp *c, uint64_t idx, const struct gcspec_even
 						     f[i].name, "field %s[%zu].%s is missing",
 						     shown, r, f[i + k].name);
 				} else if (!cf_same(&f[i + k], em, am) &&
-					   !accepted(c, signed_view(em, am) ? AC_SIGNED_VIEW : AC_VALUE, sym,
+					   !accepted(c, signed_view(c, &f[i + k], em, am) ? AC_SIGNED_VIEW : AC_VALUE, sym,
 						     f[i].name)) {
 					hold(c, GCSPEC_DIAG_K004, idx,
-					     signed_view(em, am) ? AC_SIGNED_VIEW : AC_VALUE, f[i].name,
+					     signed_view(c, &f[i + k], em, am) ? AC_SIGNED_VIEW : AC_VALUE, f[i].name,
 					     "field %s[%zu].%s: expected %s, got %s",
 					     shown, r, f[i + k].name,
 					     cf_text(ebuf, sizeof ebuf, &f[i + k], em),
