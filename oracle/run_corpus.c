@@ -29,6 +29,8 @@
 #include "oracle/isolate.h"
 #include "oracle/run_corpus.h"
 #include "oracle/run_report.h"
+#include "util/esc.h"
+#include "util/esc.h"
 
 #ifndef GCCONFORM_CORPUSDIR
 #define GCCONFORM_CORPUSDIR "/usr/local/share/gcconform/corpus"
@@ -166,17 +168,17 @@ static int run_case(struct run *r, const char *name)
 	snprintf(outp, sizeof outp, "%s/out", r->tmpdir);
 	snprintf(errp, sizeof errp, "%s/err", r->tmpdir);
 	if (find_input(r->corpus, name, input, sizeof input) < 0) {
-		fprintf(stderr, "gcoracle run: %s: no input under %s/cases\n", name, r->corpus);
+		fprintf(stderr, "gcoracle run: %s: no input under %s/cases\n", gc_esc(name), gc_esc(r->corpus));
 		return -1;
 	}
 	out = open(outp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	err = open(errp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (out < 0 || err < 0 || !(argv = iso_argv(r->cmd, input))) {
-		fprintf(stderr, "gcoracle run: %s: %s\n", r->tmpdir, strerror(errno));
+		fprintf(stderr, "gcoracle run: %s: %s\n", gc_esc(r->tmpdir), strerror(errno));
 		goto fatal;
 	}
 	if (iso_run(argv, &r->lim, out, err, &ir) < 0) {
-		fprintf(stderr, "gcoracle run: cannot run %s: %s\n", r->cmd[0], strerror(errno));
+		fprintf(stderr, "gcoracle run: cannot run %s: %s\n", gc_esc(r->cmd[0]), strerror(errno));
 		free(argv);
 		goto fatal;
 	}
@@ -191,7 +193,7 @@ static int run_case(struct run *r, const char *name)
 	}
 	if (ir.exec_errno) {
 		/* No verdict at all: every case would count as a rejection. */
-		fprintf(stderr, "gcoracle run: cannot run %s: %s\n", r->cmd[0], strerror(ir.exec_errno));
+		fprintf(stderr, "gcoracle run: cannot run %s: %s\n", gc_esc(r->cmd[0]), strerror(ir.exec_errno));
 		goto fatal;
 	}
 	if (!(rep = open_memstream(&report, &report_len)) || !(of = fdopen(out, "a+e"))) {
@@ -470,7 +472,7 @@ static int parse_list(const char *arg, const char *const *names, unsigned n, uns
 			;
 		if (i == n) {
 			fprintf(stderr, "gcoracle run: unknown %s \"%s\"\n",
-				prefixes ? "prefix" : "container", tok);
+				prefixes ? "prefix" : "container", gc_esc(tok));
 			return -1;
 		}
 		*bits |= 1u << i;
@@ -572,7 +574,7 @@ int or_run_main(int argc, char **argv)
 		case 't':
 			r.lim.timeout = strtod(optarg, &end);
 			if (*end || r.lim.timeout <= 0) {
-				fprintf(stderr, "gcoracle run: --timeout %s: not a positive number\n", optarg);
+				fprintf(stderr, "gcoracle run: --timeout %s: not a positive number\n", gc_esc(optarg));
 				goto out;
 			}
 			break;
@@ -583,7 +585,7 @@ int or_run_main(int argc, char **argv)
 
 			if (*end || !*optarg || *optarg == '-' || (opt == 'O' && v > 1ul << 30)) {
 				fprintf(stderr, "gcoracle run: --%s %s: not a number\n",
-					opt == 'm' ? "memory" : opt == 'O' ? "max-output" : "max", optarg);
+					opt == 'm' ? "memory" : opt == 'O' ? "max-output" : "max", gc_esc(optarg));
 				goto out;
 			}
 			if (opt == 'm')
@@ -609,13 +611,13 @@ int or_run_main(int argc, char **argv)
 	r.cmd = argv + optind;
 	if ((n = list_cases(r.corpus, &ents)) < 0) {
 		fprintf(stderr, "gcoracle run: %s/expect: %s (--corpus, or GCCONFORM_CORPUS)\n",
-			r.corpus, strerror(errno));
+			gc_esc(r.corpus), strerror(errno));
 		goto out;
 	}
 	snprintf(r.tmpdir, sizeof r.tmpdir, "%s/gcoracle-run.XXXXXX",
 		 getenv("TMPDIR") && strlen(getenv("TMPDIR")) < 30 ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(r.tmpdir)) {
-		fprintf(stderr, "gcoracle run: %s: %s\n", r.tmpdir, strerror(errno));
+		fprintf(stderr, "gcoracle run: %s: %s\n", gc_esc(r.tmpdir), strerror(errno));
 		goto out;
 	}
 	/* The reports' files exist before the first case runs: a path that
@@ -638,7 +640,7 @@ int or_run_main(int argc, char **argv)
 			bail = 1;
 	}
 	if (!r.ntests && !bail) {
-		fprintf(stderr, "gcoracle run: no case in %s matches the selection\n", r.corpus);
+		fprintf(stderr, "gcoracle run: no case in %s matches the selection\n", gc_esc(r.corpus));
 		goto out_tmp;
 	}
 	/* A run cut short still reports every case it ran. */

@@ -34,6 +34,7 @@
 #include "oracle/compare/decl.h"
 #include "oracle/diag.h"
 #include "oracle/output/output.h"
+#include "util/esc.h"
 
 #define MAX_SHOWN 40          /* differences printed per case by default; all are counted */
 /* What a case can need bounds what is read: one event of at most 64 KiB
@@ -306,18 +307,18 @@ static struct cv *load_cbor(const char *path, const char *schema)
 	struct cv *v;
 
 	if (!buf) {
-		fprintf(stderr, "gcoracle compare: %s: cannot read\n", path);
+		fprintf(stderr, "gcoracle compare: %s: cannot read\n", gc_esc(path));
 		return NULL;
 	}
 	v = cv_parse_cbor(buf, len, &pos, err, sizeof err);
 	free(buf);
 	if (!v) {
-		fprintf(stderr, "gcoracle compare: %s: %s\n", path, err);
+		fprintf(stderr, "gcoracle compare: %s: %s\n", gc_esc(path), err);
 		return NULL;
 	}
 	if (pos != len || strcmp(cv_text(cv_get(v, "schema"), ""), schema) != 0 ||
 	    cv_uint(cv_get(v, "version"), 0) != 1) {
-		fprintf(stderr, "gcoracle compare: %s: not a %s version 1 file\n", path, schema);
+		fprintf(stderr, "gcoracle compare: %s: not a %s version 1 file\n", gc_esc(path), schema);
 		cv_free(v);
 		return NULL;
 	}
@@ -1318,13 +1319,13 @@ int or_compare_case(const struct or_compare_opts *o, const char *expected, FILE 
 		rc = 0;
 		goto out;
 	case -1:
-		fprintf(stderr, "gcoracle compare: %s: read error\n", actual_name);
+		fprintf(stderr, "gcoracle compare: %s: read error\n", gc_esc(actual_name));
 		goto out;
 	case -2:
 		/* A typo in the declaration must never narrow a comparison into
 		 * a pass: the output is not compared at all. */
 		fprintf(stderr, "gcoracle compare: %s: the decoder's declaration: %s\n",
-			actual_name, c->decl_error);
+			gc_esc(actual_name), c->decl_error);
 		snprintf(r->decl_error, sizeof r->decl_error, "%s", c->decl_error);
 		goto out;
 	}
@@ -1413,7 +1414,7 @@ int or_compare_main(int argc, char **argv)
 	if (!print) {
 		in = strcmp(argv[optind + 1], "-") == 0 ? stdin : fopen(argv[optind + 1], "re");
 		if (!in) {
-			fprintf(stderr, "gcoracle compare: %s: %s\n", argv[optind + 1], strerror(errno));
+			fprintf(stderr, "gcoracle compare: %s: %s\n", gc_esc(argv[optind + 1]), strerror(errno));
 			ac_free(o.accept);
 			return 2;
 		}
