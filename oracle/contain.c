@@ -13,7 +13,8 @@
  * rest of its namespace. Records on the pipe: 'E' + errno (the decoder's
  * exec failed), 'S' + wait status (the init saw the decoder end).
  * Without a namespace the keeper is the decoder itself, and the caller's
- * sweep (a subreaper's children, found in /proc) kills what it left.
+ * sweep (every descendant of the subreaper, found in /proc) kills what it
+ * left; the sweep runs after a namespace too.
  */
 #include "config.h"
 
