@@ -22,6 +22,7 @@
 #include "gen/formats/writer.h"
 #include "gen/model/profiles.h"
 #include "gen/options.h"
+#include "util/esc.h"
 
 /* What is read from the command line but not run: the lists asked for and
  * the spellings resolved once every option is known. */
@@ -39,7 +40,7 @@ struct cmdline {
 static void usage_error(const struct gen_options *o, const char *fmt, const char *arg)
 {
 	fprintf(stderr, "%s: ", o->progname);
-	fprintf(stderr, fmt, arg);
+	fprintf(stderr, fmt, gc_esc(arg));
 	fprintf(stderr, "\nTry '%s --help' for more information.\n", o->progname);
 	exit(2);
 }
@@ -456,6 +457,9 @@ static void mutate_classes(struct gen_options *o, char *list)
 			o->classes[o->nclasses++] = (int)i;
 		return;
 	}
+	/* strtok would pass over an empty name: "," would be no mutation. */
+	if (!*list || *list == ',' || list[strlen(list) - 1] == ',' || strstr(list, ",,"))
+		usage_error(o, "--mutate '%s': an empty fault class name (see --list-mutations)", list);
 	for (char *t = strtok(list, ","); t; t = strtok(NULL, ",")) {
 		int k = gen_mutation_find(t);
 

@@ -28,6 +28,7 @@
 #include "gen/model/sim.h"
 #include "gen/run.h"
 #include "util/dirbytes.h"
+#include "util/esc.h"
 
 /* The writer as a sink, for streams without mutations. */
 struct writer_sink {
@@ -99,7 +100,7 @@ static int writer_sink_event(struct gen_sink *s, struct gen_event *ev)
 
 static void fail(const struct run *r, const char *why)
 {
-	fprintf(stderr, "%s: %s\n", r->o->progname, why);
+	fprintf(stderr, "%s: %s\n", r->o->progname, gc_esc(why));
 }
 
 /* --stats: one line for benchmarks (tests/gen/bench.sh parses it). The
@@ -168,7 +169,7 @@ static int open_beside(struct run *r, const char *path, struct gen_outfile **f)
 {
 	if (!path || (*f = gen_outfile_open(path)))
 		return 0;
-	fprintf(stderr, "%s: cannot create a file beside %s: %s\n", r->o->progname, path,
+	fprintf(stderr, "%s: cannot create a file beside %s: %s\n", r->o->progname, gc_esc(path),
 		strerror(errno));
 	finish(r, r->outf, 0);
 	finish(r, r->expectof, 0);
@@ -189,7 +190,7 @@ static int open_outputs(struct run *r)
 			return -1;
 		}
 	} else if (!(r->outf = gen_outfile_open(o->output))) {
-		fprintf(stderr, "%s: cannot create a file beside %s: %s\n", o->progname, o->output,
+		fprintf(stderr, "%s: cannot create a file beside %s: %s\n", o->progname, gc_esc(o->output),
 			strerror(errno));
 		return -1;
 	}

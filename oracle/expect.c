@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "oracle/expect.h"
+#include "util/esc.h"
 
 static const char *find_key(const char *line, const char *key)
 {
@@ -25,13 +26,13 @@ static const char *find_key(const char *line, const char *key)
 
 int or_expect_load(struct or_expect *x, const char *path)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = fopen(path, "re");
 	char *line = NULL;
 	size_t cap = 0, linecap = 0, lineno = 0;
 
 	memset(x, 0, sizeof *x);
 	if (!f) {
-		fprintf(stderr, "gcoracle: %s: cannot open expectations\n", path);
+		fprintf(stderr, "gcoracle: %s: cannot open expectations\n", gc_esc(path));
 		return -1;
 	}
 	/* Lines of any length, read whole: a long one must not be split
@@ -90,7 +91,7 @@ int or_expect_load(struct or_expect *x, const char *path)
 			memcpy(x->want[x->nwant].family, code, k - 1);
 			x->want[x->nwant].code = -1;
 		} else if (x->want[x->nwant].code < 0) {
-			fprintf(stderr, "gcoracle: %s:%zu: unknown code %s\n", path,
+			fprintf(stderr, "gcoracle: %s:%zu: unknown code %s\n", gc_esc(path),
 			        lineno, code);
 			fclose(f);
 			free(line);

@@ -18,6 +18,7 @@
 #include "oracle/expect.h"
 #include "oracle/output/output.h"
 #include "oracle/progress.h"
+#include "util/esc.h"
 
 struct cli {
 	int json, cbor, quiet, expect_mode;
@@ -223,9 +224,9 @@ int main(int argc, char **argv)
 			}
 			continue;
 		}
-		FILE *in = is_stdin ? stdin : fopen(argv[i], "rb");
+		FILE *in = is_stdin ? stdin : fopen(argv[i], "rbe");
 		if (!in) {
-			fprintf(stderr, "gcoracle: %s: %s\n", argv[i], strerror(errno));
+			fprintf(stderr, "gcoracle: %s: %s\n", gc_esc(argv[i]), strerror(errno));
 			status = 2;
 			unopened++;
 			continue;

@@ -58,7 +58,7 @@ int iso_run(char *const *argv, const struct iso_limits *lim, int out, int err,
 	if ((pid = or_contain_start(&run)) < 0)
 		return -1;
 	if (pid == 0) {
-		int devnull = open("/dev/null", O_RDWR);
+		int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
 		struct rlimit core = { 0, 0 };
 
 		if (lim->memory_mb) {
@@ -66,23 +66,35 @@ int iso_run(char *const *argv, const struct iso_limits *lim, int out, int err,
 
 			setrlimit(RLIMIT_AS, &rl);
 		}
+		if (lim->output_bytes) {
+			/* The backstop of the caller's poll: no file the run
+			 * writes grows past the limit by more than a byte. */
+			struct rlimit fs = { lim->output_bytes + 1, lim->output_bytes + 1 };
+
+			setrlimit(RLIMIT_FSIZE, &fs);
+		}
 		/* No core files: a crash is recorded by the caller, not on disk. */
 		setrlimit(RLIMIT_CORE, &core);
 		if (devnull >= 0)
 			dup2(devnull, 0);
 		dup2(out >= 0 ? out : devnull, 1);
 		dup2(err >= 0 ? err : devnull, 2);
+		or_contain_close_others();
 		setpgid(0, 0);
 		execvp(argv[0], argv);
 		or_contain_exec_failed(errno);
 		_exit(127);
 	}
 	run.rss_limit = (unsigned long long)lim->rss_mb << 20;
+	run.output_limit = lim->output_bytes;
+	run.watch_fd[0] = out;
+	run.watch_fd[1] = err;
 	if (or_contain_wait(&run, lim->timeout, &res) < 0)
 		return -1;
 	r->ms = (now() - t0) * 1000;
 	r->maxrss_kib = res.ru.ru_maxrss;
 	r->exec_errno = res.exec_errno;
+	r->left = res.left;
 	if (res.timed_out) {
 		r->verdict = ISO_TIMEOUT;
 		snprintf(r->detail, sizeof r->detail, "killed after %.1fs", lim->timeout);
@@ -91,6 +103,11 @@ int iso_run(char *const *argv, const struct iso_limits *lim, int out, int err,
 		r->code = SIGKILL;
 		snprintf(r->detail, sizeof r->detail, "killed holding over %lu MB resident",
 			 lim->rss_mb);
+	} else if (res.over_output) {
+		r->verdict = ISO_CRASH;
+		r->code = SIGKILL;
+		snprintf(r->detail, sizeof r->detail, "killed after writing over %llu bytes of output",
+			 lim->output_bytes);
 	} else if (WIFSIGNALED(res.status)) {
 		r->verdict = ISO_CRASH;
 		r->code = WTERMSIG(res.status);

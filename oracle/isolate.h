@@ -1,8 +1,9 @@
 /*
  * isolate.h - run a command on one input in an isolated child: contained
  * (contain.h: nothing it starts outlives it), a wall-clock time limit, an
- * address-space limit, no core files, standard input from /dev/null and
- * standard output and error into the files given. Used by gcoracle run (the
+ * address-space limit, resident-memory and output limits over the whole
+ * process tree, no core files, standard input from /dev/null, standard
+ * output and error into the files given and no other descriptor open. Used by gcoracle run (the
  * corpus runner) and gcextrun.
  */
 #ifndef ORACLE_ISOLATE_H
@@ -13,7 +14,10 @@ enum iso_verdict { ISO_EXIT, ISO_CRASH, ISO_TIMEOUT };
 struct iso_limits {
 	double timeout;           /* seconds */
 	unsigned long memory_mb;  /* RLIMIT_AS of the child; 0: none */
-	unsigned long rss_mb;     /* resident memory the child may hold; 0: no limit */
+	unsigned long rss_mb;     /* resident memory the child and all it starts may hold
+				     together; 0: no limit */
+	unsigned long long output_bytes; /* standard output and error together, and
+				     any one file the run writes; 0: no limit */
 };
 
 struct iso_result {
@@ -22,7 +26,9 @@ struct iso_result {
 	double ms;
 	long maxrss_kib;
 	int exec_errno;           /* not 0: the command could not be run (ISO_EXIT, code 127) */
-	char detail[64];          /* "exit 1", "signal 11 (Segmentation fault)", ... */
+	long left;                /* processes of the run that could not be killed (-1:
+				     /proc unreadable, not known); 0 normally */
+	char detail[80];          /* "exit 1", "signal 11 (Segmentation fault)", ... */
 };
 
 /* The command with every "{}" argument replaced by path (path appended when

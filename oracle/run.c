@@ -28,6 +28,7 @@
 #include "oracle/run_loop.h"
 #include "util/dirbytes.h"
 #include "util/u64map.h"
+#include "util/esc.h"
 
 void or_model_compare(struct or_ctx *ctx, const struct or_event *ev,
                       const struct or_decoded *dec);
@@ -234,7 +235,7 @@ int or_run_file(struct or_ctx *ctx, const char *path, FILE *in)
 			return -1;
 		}
 		if (!ops->open) {
-			fprintf(stderr, "gcoracle: %s: format %s is a directory, not a file\n", path,
+			fprintf(stderr, "gcoracle: %s: format %s is a directory, not a file\n", gc_esc(path),
 			        ctx->format);
 			return -1;
 		}
@@ -244,7 +245,7 @@ int or_run_file(struct or_ctx *ctx, const char *path, FILE *in)
 		if (or_readers[i]->probe && or_readers[i]->probe(hd.head, n))
 			ops = or_readers[i];
 	if (!ops) {
-		fprintf(stderr, "gcoracle: %s: %s\n", path,
+		fprintf(stderr, "gcoracle: %s: %s\n", gc_esc(path),
 		        n ? "not a format this oracle reads" : "empty file");
 		return -1;
 	}
@@ -253,7 +254,7 @@ int or_run_file(struct or_ctx *ctx, const char *path, FILE *in)
 	if (fseek(in, 0, SEEK_SET) != 0) {
 		piped = fopencookie(&hd, "rb", headed_io);
 		if (!piped) {
-			fprintf(stderr, "gcoracle: %s: out of memory\n", path);
+			fprintf(stderr, "gcoracle: %s: out of memory\n", gc_esc(path));
 			return -1;
 		}
 		src = piped;
@@ -297,7 +298,7 @@ int or_run_file(struct or_ctx *ctx, const char *path, FILE *in)
 	or_end_stream(ctx, next, end_off);
 	rc = 0;
 	if (st == OR_IOERR) {
-		fprintf(stderr, "gcoracle: %s: read error\n", path);
+		fprintf(stderr, "gcoracle: %s: read error\n", gc_esc(path));
 		rc = -1;
 	}
 	return rc;
@@ -384,7 +385,7 @@ int or_run_dir(struct or_ctx *ctx, const char *path)
 			return -1;
 		}
 		if (!ops->open_dir) {
-			fprintf(stderr, "gcoracle: %s: format %s is a file, not a directory\n", path,
+			fprintf(stderr, "gcoracle: %s: format %s is a file, not a directory\n", gc_esc(path),
 			        ctx->format);
 			return -1;
 		}
@@ -422,7 +423,7 @@ int or_run_dir(struct or_ctx *ctx, const char *path)
 	or_end_stream(ctx, next, end_off);
 	ops->close(r);
 	if (st == OR_IOERR) {
-		fprintf(stderr, "gcoracle: %s: read error\n", path);
+		fprintf(stderr, "gcoracle: %s: read error\n", gc_esc(path));
 		return -1;
 	}
 	return 0;

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -27,6 +28,9 @@
 #include "oracle/diag.h"
 #include "oracle/isolate.h"
 #include "oracle/run_corpus.h"
+#include "oracle/run_report.h"
+#include "util/esc.h"
+#include "util/esc.h"
 
 #ifndef GCCONFORM_CORPUSDIR
 #define GCCONFORM_CORPUSDIR "/usr/local/share/gcconform/corpus"
@@ -49,6 +53,7 @@ struct run {
 	unsigned nglobs;
 	struct ac_list *ac;
 	char tmpdir[64];
+	struct rr_file tapf, junitf;
 	FILE *tap, *junit_body;     /* the JUnit cases, until the totals are known */
 	char *junit_buf;
 	size_t junit_len;
@@ -56,6 +61,7 @@ struct run {
 	unsigned ntests, nfail, nskip;  /* TAP tests: the cases, and the accepted-entries test */
 	unsigned ncases, ncases_failed;
 	char failed[20][96];
+	char bail[512];             /* why the run stopped early ("": a generic reason) */
 	unsigned nfailed_names;
 };
 
@@ -94,22 +100,6 @@ static int selected(const struct run *r, const char *name)
 	return r->nglobs == 0;
 }
 
-/* XML text: the five entities, and control bytes (not allowed in XML 1.0) as '?'. */
-static void xml_text(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		switch (ch) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(ch < 0x20 && ch != '\n' && ch != '\t' ? '?' : ch, f);
-		}
-	}
-}
-
 /* The case's input: cases/NAME.EXT (a file, or a CTF trace directory). */
 static int find_input(const char *corpus, const char *name, char *out, size_t n)
 {
@@ -137,23 +127,36 @@ static int has_error_line(FILE *f)
 	return found;
 }
 
-static void tap_lines(FILE *tap, const char *text)
+/* The first lines of the decoder's standard error, for the report of a
+ * failure: at most 5 lines of 200 bytes, each "stderr: " and the line with
+ * control bytes (NUL too) and bytes that are not UTF-8 as \xNN. */
+static char *stderr_excerpt(FILE *ef)
 {
-	const char *p = text;
+	char buf[1000], *text = NULL;
+	size_t n = fread(buf, 1, sizeof buf, ef), len = 0, at = 0;
+	FILE *m = open_memstream(&text, &len);
 
-	while (*p) {
-		size_t n = strcspn(p, "\n");
+	for (int k = 0; m && k < 5 && at < n; k++) {
+		const char *nl = memchr(buf + at, '\n', n - at);
+		size_t line = nl ? (size_t)(nl - (buf + at)) : n - at;
 
-		fprintf(tap, "# %.*s\n", (int)n, p);
-		p += n + (p[n] == '\n');
+		fputs("stderr: ", m);
+		rr_escape(m, buf + at, line < 200 ? line : 200, 0);
+		fputc('\n', m);
+		at += line + 1;
 	}
+	if (m && fclose(m) != 0) {
+		free(text);
+		text = NULL;
+	}
+	return text;
 }
 
 static int run_case(struct run *r, const char *name)
 {
-	char input[4096], expect[4096], outp[128], errp[128], why[160] = "";
+	char input[4096], expect[4096], outp[128], errp[128], why[480] = "", label[300];
 	char *report = NULL, *errtext = NULL;
-	size_t report_len = 0, errlen = 0;
+	size_t report_len = 0;
 	struct or_compare_opts o;
 	struct or_compare_result cr;
 	struct iso_result ir;
@@ -165,27 +168,35 @@ static int run_case(struct run *r, const char *name)
 	snprintf(outp, sizeof outp, "%s/out", r->tmpdir);
 	snprintf(errp, sizeof errp, "%s/err", r->tmpdir);
 	if (find_input(r->corpus, name, input, sizeof input) < 0) {
-		fprintf(stderr, "gcoracle run: %s: no input under %s/cases\n", name, r->corpus);
+		fprintf(stderr, "gcoracle run: %s: no input under %s/cases\n", gc_esc(name), gc_esc(r->corpus));
 		return -1;
 	}
-	out = open(outp, O_RDWR | O_CREAT | O_TRUNC, 0600);
-	err = open(errp, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	out = open(outp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	err = open(errp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (out < 0 || err < 0 || !(argv = iso_argv(r->cmd, input))) {
-		fprintf(stderr, "gcoracle run: %s: %s\n", r->tmpdir, strerror(errno));
+		fprintf(stderr, "gcoracle run: %s: %s\n", gc_esc(r->tmpdir), strerror(errno));
 		goto fatal;
 	}
 	if (iso_run(argv, &r->lim, out, err, &ir) < 0) {
-		fprintf(stderr, "gcoracle run: cannot run %s: %s\n", r->cmd[0], strerror(errno));
+		fprintf(stderr, "gcoracle run: cannot run %s: %s\n", gc_esc(r->cmd[0]), strerror(errno));
 		free(argv);
 		goto fatal;
 	}
 	free(argv);
+	if (ir.left) {
+		/* Containment did not hold: say so, and fail the case. */
+		fprintf(stderr, "gcoracle run: %s: %ld process%s the decoder started could not be "
+			"killed\n", name, ir.left, ir.left == 1 ? "" : "es");
+		ir.verdict = ISO_CRASH;
+		snprintf(ir.detail, sizeof ir.detail, "%ld process%s it started could not be killed",
+			 ir.left, ir.left == 1 ? "" : "es");
+	}
 	if (ir.exec_errno) {
 		/* No verdict at all: every case would count as a rejection. */
-		fprintf(stderr, "gcoracle run: cannot run %s: %s\n", r->cmd[0], strerror(ir.exec_errno));
+		fprintf(stderr, "gcoracle run: cannot run %s: %s\n", gc_esc(r->cmd[0]), strerror(ir.exec_errno));
 		goto fatal;
 	}
-	if (!(rep = open_memstream(&report, &report_len)) || !(of = fdopen(out, "a+"))) {
+	if (!(rep = open_memstream(&report, &report_len)) || !(of = fdopen(out, "a+e"))) {
 		fprintf(stderr, "gcoracle run: out of memory\n");
 		goto fatal;
 	}
@@ -201,11 +212,14 @@ static int run_case(struct run *r, const char *name)
 	o.max = r->max;
 	o.root = r->corpus;
 	o.accept = r->ac;
-	crc = or_compare_case(&o, expect, of, outp, &cr);
+	snprintf(label, sizeof label, "%s (the decoder's output)", name);
+	crc = or_compare_case(&o, expect, of, label, &cr);
 	fclose(of);
 	fclose(rep);
 	/* The verdict. */
-	if (ir.verdict == ISO_CRASH)
+	if (cr.decl_error[0])
+		snprintf(why, sizeof why, "the decoder's declaration: %s", cr.decl_error);
+	else if (ir.verdict == ISO_CRASH)
 		snprintf(why, sizeof why, "%s the decoder crashed: %s",
 		         or_diag_code(GCSPEC_DIAG_K019), ir.detail);
 	else if (ir.verdict == ISO_TIMEOUT)
@@ -224,14 +238,8 @@ static int run_case(struct run *r, const char *name)
 	r->count[cont][cls][state]++;
 	r->ntests++;
 	/* The decoder's standard error, first lines, for the report of a failure. */
-	if (state == S_FAIL && (ef = fopen(errp, "r"))) {
-		char line[200];
-		FILE *m = open_memstream(&errtext, &errlen);
-
-		for (int k = 0; m && k < 5 && fgets(line, sizeof line, ef); k++)
-			fprintf(m, "stderr: %s%s", line, strchr(line, '\n') ? "" : "\n");
-		if (m)
-			fclose(m);
+	if (state == S_FAIL && (ef = fopen(errp, "re"))) {
+		errtext = stderr_excerpt(ef);
 		fclose(ef);
 	}
 	r->ncases++;
@@ -244,27 +252,30 @@ static int run_case(struct run *r, const char *name)
 	if (state == S_SKIP)
 		r->nskip++;
 	if (r->tap) {
-		fprintf(r->tap, "%sok %u - %s%s%s\n", state == S_FAIL ? "not " : "", r->ntests, name,
-			state == S_SKIP ? " # SKIP " : "", state == S_SKIP ? "the decoder does not "
-			"read this format" : "");
+		fprintf(r->tap, "%sok %u - ", state == S_FAIL ? "not " : "", r->ntests);
+		rr_escape(r->tap, name, strlen(name), 1);
+		fprintf(r->tap, "%s%s\n", state == S_SKIP ? " # SKIP " : "", state == S_SKIP ?
+			"the decoder does not read this format" : "");
 		if (state == S_FAIL || !r->quiet) {
 			if (*why)
 				fprintf(r->tap, "# %s\n", why);
-			tap_lines(r->tap, report ? report : "");
+			rr_tap_comment(r->tap, report ? report : "");
 			if (errtext)
-				tap_lines(r->tap, errtext);
+				rr_tap_comment(r->tap, errtext);
 		}
 	}
 	if (r->junit_body) {
-		fprintf(r->junit_body, "    <testcase classname=\"%s.%c_\" name=\"%s\" time=\"%.3f\">\n",
-			containers[cont], "yni"[cls], name, ir.ms / 1000);
+		fprintf(r->junit_body, "    <testcase classname=\"%s.%c_\" name=\"", containers[cont],
+			"yni"[cls]);
+		rr_xml_text(r->junit_body, name);
+		fprintf(r->junit_body, "\" time=\"%.3f\">\n", ir.ms / 1000);
 		if (state == S_FAIL) {
 			fputs("      <failure message=\"", r->junit_body);
-			xml_text(r->junit_body, why);
+			rr_xml_text(r->junit_body, why);
 			fputs("\">", r->junit_body);
-			xml_text(r->junit_body, report ? report : "");
+			rr_xml_text(r->junit_body, report ? report : "");
 			if (errtext)
-				xml_text(r->junit_body, errtext);
+				rr_xml_text(r->junit_body, errtext);
 			fputs("</failure>\n", r->junit_body);
 		} else if (state == S_SKIP) {
 			fputs("      <skipped message=\"the decoder does not read this format\"/>\n",
@@ -282,7 +293,11 @@ static int run_case(struct run *r, const char *name)
 	free(errtext);
 	unlink(outp);
 	unlink(errp);
-	return 0;
+	/* The run stops at a declaration it cannot take at its word. */
+	if (!cr.decl_error[0])
+		return 0;
+	snprintf(r->bail, sizeof r->bail, "%s: %s", name, why);
+	return -1;
 fatal:
 	if (out >= 0)
 		close(out);
@@ -380,9 +395,9 @@ static unsigned check_unused(struct run *r)
 					fprintf(r->junit_body, "%s line %u: %s ",
 						or_diag_code(GCSPEC_DIAG_K018), r->ac->e[i].line,
 						ac_kind_name(r->ac->e[i].kind));
-					xml_text(r->junit_body, r->ac->e[i].event);
+					rr_xml_text(r->junit_body, r->ac->e[i].event);
 					fputc(' ', r->junit_body);
-					xml_text(r->junit_body, r->ac->e[i].field);
+					rr_xml_text(r->junit_body, r->ac->e[i].field);
 					fputc('\n', r->junit_body);
 				}
 			fputs("</failure>\n", r->junit_body);
@@ -394,39 +409,21 @@ static unsigned check_unused(struct run *r)
 	return unused;
 }
 
-static FILE *open_report(const char *path)
-{
-	FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
-
-	if (!f)
-		fprintf(stderr, "gcoracle run: %s: %s\n", path, strerror(errno));
-	return f;
-}
-
-static int close_report(FILE *f, const char *path)
-{
-	if (f == stdout)
-		return fflush(f) == 0 ? 0 : -1;
-	if (ferror(f) | fclose(f)) {
-		fprintf(stderr, "gcoracle run: %s: write error\n", path);
-		return -1;
-	}
-	return 0;
-}
-
+/* The JUnit file: the totals, then the cases gathered; into place. */
 static int write_junit(struct run *r)
 {
-	FILE *f;
+	FILE *f = r->junitf.f;
+	int rc = fclose(r->junit_body) == 0 ? 0 : -1;
 
-	if (fclose(r->junit_body) != 0 || !(f = open_report(r->junit_path)))
-		return -1;
 	r->junit_body = NULL;
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite "
 		"name=\"gcconform corpus\" tests=\"%u\" failures=\"%u\" skipped=\"%u\">\n",
 		r->ntests, r->nfail, r->nskip);
 	fwrite(r->junit_buf, 1, r->junit_len, f);
 	fputs("  </testsuite>\n</testsuites>\n", f);
-	return close_report(f, r->junit_path);
+	if (rr_commit(&r->junitf) < 0)
+		rc = -1;
+	return rc;
 }
 
 /* --- options ------------------------------------------------------------------ */
@@ -445,7 +442,10 @@ static void usage(FILE *f)
 	      "  --accept FILE     differences the decoder knowingly has (docs/accepted-differences.md)\n"
 	      "  --allow-unused    entries that accept nothing in this run are not a failure\n"
 	      "  --timeout SECS    per case (default 60)\n"
-	      "  --memory MB       resident memory the decoder may hold (default 4096; 0: none)\n"
+	      "  --memory MB       resident memory the decoder and every process it starts may\n"
+	      "                    hold together (default 4096; 0: none)\n"
+	      "  --max-output MB   output the decoder's processes may write, standard output and\n"
+	      "                    error together, and any file they write (default 64; 0: none)\n"
 	      "  --tap FILE        TAP report (- : standard output)\n"
 	      "  --junit FILE      JUnit XML report\n"
 	      "  --max N           differences per failed case in the reports (default 20; 0: all)\n"
@@ -472,7 +472,7 @@ static int parse_list(const char *arg, const char *const *names, unsigned n, uns
 			;
 		if (i == n) {
 			fprintf(stderr, "gcoracle run: unknown %s \"%s\"\n",
-				prefixes ? "prefix" : "container", tok);
+				prefixes ? "prefix" : "container", gc_esc(tok));
 			return -1;
 		}
 		*bits |= 1u << i;
@@ -527,18 +527,23 @@ int or_run_main(int argc, char **argv)
 		{ "timeout", required_argument, NULL, 't' }, { "memory", required_argument, NULL, 'm' },
 		{ "tap", required_argument, NULL, 'T' }, { "junit", required_argument, NULL, 'J' },
 		{ "max", required_argument, NULL, 'M' }, { "quiet", no_argument, NULL, 'q' },
+		{ "max-output", required_argument, NULL, 'O' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
 	};
 	static const char *const pnames[] = { "y", "n", "i" };
 	static struct run r;
 	struct dirent **ents = NULL;
-	int opt, n = 0, rc = 2;
+	int opt, n = 0, rc = 2, bail = 0;
 	unsigned unused;
 	char *end;
 
 	memset(&r, 0, sizeof r);
 	r.lim.timeout = 60;
 	r.lim.rss_mb = 4096;
+	r.lim.output_bytes = 64ull << 20;
+	/* Not dumpable: a decoder of the same user cannot open this process's
+	 * descriptors (its reports) through /proc/PID/fd either. */
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	r.max = 20;
 	r.corpus = default_corpus();
 	optind = 1;
@@ -569,21 +574,24 @@ int or_run_main(int argc, char **argv)
 		case 't':
 			r.lim.timeout = strtod(optarg, &end);
 			if (*end || r.lim.timeout <= 0) {
-				fprintf(stderr, "gcoracle run: --timeout %s: not a positive number\n", optarg);
+				fprintf(stderr, "gcoracle run: --timeout %s: not a positive number\n", gc_esc(optarg));
 				goto out;
 			}
 			break;
 		case 'm':
+		case 'O':
 		case 'M': {
 			unsigned long v = strtoul(optarg, &end, 10);
 
-			if (*end || !*optarg || *optarg == '-') {
+			if (*end || !*optarg || *optarg == '-' || (opt == 'O' && v > 1ul << 30)) {
 				fprintf(stderr, "gcoracle run: --%s %s: not a number\n",
-					opt == 'm' ? "memory" : "max", optarg);
+					opt == 'm' ? "memory" : opt == 'O' ? "max-output" : "max", gc_esc(optarg));
 				goto out;
 			}
 			if (opt == 'm')
 				r.lim.rss_mb = v;
+			else if (opt == 'O')
+				r.lim.output_bytes = (unsigned long long)v << 20;
 			else
 				r.max = (unsigned)v;
 			break;
@@ -603,21 +611,25 @@ int or_run_main(int argc, char **argv)
 	r.cmd = argv + optind;
 	if ((n = list_cases(r.corpus, &ents)) < 0) {
 		fprintf(stderr, "gcoracle run: %s/expect: %s (--corpus, or GCCONFORM_CORPUS)\n",
-			r.corpus, strerror(errno));
+			gc_esc(r.corpus), strerror(errno));
 		goto out;
 	}
 	snprintf(r.tmpdir, sizeof r.tmpdir, "%s/gcoracle-run.XXXXXX",
 		 getenv("TMPDIR") && strlen(getenv("TMPDIR")) < 30 ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(r.tmpdir)) {
-		fprintf(stderr, "gcoracle run: %s: %s\n", r.tmpdir, strerror(errno));
+		fprintf(stderr, "gcoracle run: %s: %s\n", gc_esc(r.tmpdir), strerror(errno));
 		goto out;
 	}
-	if (r.tap_path && !(r.tap = open_report(r.tap_path)))
+	/* The reports' files exist before the first case runs: a path that
+	 * cannot be written stops the run before it costs anything. */
+	if (r.tap_path && rr_open(&r.tapf, r.tap_path) < 0)
 		goto out_tmp;
-	if (r.junit_path && !(r.junit_body = open_memstream(&r.junit_buf, &r.junit_len)))
+	if (r.junit_path && (rr_open(&r.junitf, r.junit_path) < 0 ||
+			     !(r.junit_body = open_memstream(&r.junit_buf, &r.junit_len))))
 		goto out_tmp;
+	r.tap = r.tapf.f;
 	r.progress = !r.quiet && isatty(1) && !(r.tap == stdout);
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n && !bail; i++) {
 		char name[256];
 		size_t len = strlen(ents[i]->d_name);
 
@@ -625,18 +637,27 @@ int or_run_main(int argc, char **argv)
 			continue;
 		snprintf(name, sizeof name, "%.*s", (int)(len - 5), ents[i]->d_name);
 		if (selected(&r, name) && run_case(&r, name) < 0)
-			goto out_tmp;
+			bail = 1;
 	}
-	if (!r.ntests) {
-		fprintf(stderr, "gcoracle run: no case in %s matches the selection\n", r.corpus);
+	if (!r.ntests && !bail) {
+		fprintf(stderr, "gcoracle run: no case in %s matches the selection\n", gc_esc(r.corpus));
 		goto out_tmp;
 	}
-	unused = check_unused(&r);
-	if (r.tap)
+	/* A run cut short still reports every case it ran. */
+	unused = bail ? 0 : check_unused(&r);
+	if (r.tap && bail) {
+		fputs("Bail out! ", r.tap);
+		if (*r.bail)
+			rr_escape(r.tap, r.bail, strlen(r.bail), 0);
+		else
+			fputs("the run could not go on (see its standard error)", r.tap);
+		fputc('\n', r.tap);
+	}
+	else if (r.tap)
 		fprintf(r.tap, "1..%u\n", r.ntests);
 	summary(&r, unused);
-	rc = r.nfail ? 1 : 0;
-	if (r.tap && close_report(r.tap, r.tap_path) < 0)
+	rc = bail ? 2 : r.nfail ? 1 : 0;
+	if (r.tap && rr_commit(&r.tapf) < 0)
 		rc = 2;
 	r.tap = NULL;
 	if (r.junit_body && write_junit(&r) < 0)
@@ -646,8 +667,8 @@ int or_run_main(int argc, char **argv)
 out_tmp:
 	rmdir(r.tmpdir);
 out:
-	if (r.tap && r.tap != stdout)
-		fclose(r.tap);
+	rr_discard(&r.tapf);
+	rr_discard(&r.junitf);
 	if (r.junit_body)
 		fclose(r.junit_body);
 	free(r.junit_buf);

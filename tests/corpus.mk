@@ -6,6 +6,16 @@ TESTS += tests/corpus/regenerate.sh tests/corpus/oracle_cases.sh tests/corpus/co
 EXTRA_DIST += tests/corpus/regenerate.sh tests/corpus/oracle_cases.sh tests/corpus/coverage.sh \
 	tests/corpus/compare_codes.sh tests/corpus/run.sh
 
+# gcoracle run as a sandbox: containment, limits over the whole process
+# tree, reports the decoder can neither reach nor forge; declarations that
+# name what is not known are an error.
+TESTS += tests/corpus/run_sandbox.sh tests/corpus/run_decl.sh
+EXTRA_DIST += tests/corpus/run_sandbox.sh tests/corpus/run_decl.sh
+
+# signed-view accepts the two's-complement reading of the field's own width.
+TESTS += tests/corpus/signed_view.sh
+EXTRA_DIST += tests/corpus/signed_view.sh
+
 # The worked example: a decoder written as an outsider would (it includes
 # nothing of gcconform), checking itself against the corpus.
 check_PROGRAMS += tests/corpus/tinydec

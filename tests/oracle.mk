@@ -42,6 +42,10 @@ EXTRA_DIST += tests/oracle/threads_same.py
 # What gcoracle promises about its output and inputs (gcoracle(1) FILES).
 TESTS += tests/oracle/output_contract.sh
 EXTRA_DIST += tests/oracle/output_contract.sh
+# Names from outside reach the terminal escaped; empty --mutate names and
+# NUL bytes in accept files are refused as such.
+TESTS += tests/oracle/names_escaped.sh
+EXTRA_DIST += tests/oracle/names_escaped.sh
 # Sanitizers change what memory a process holds: the test skips under them.
 AM_TESTS_ENVIRONMENT += ORACLE_SAN_CFLAGS='$(SAN_CFLAGS)'; export ORACLE_SAN_CFLAGS;
 check-memory: all tests/oracle/rusage$(EXEEXT)

@@ -96,7 +96,7 @@ static int copy_file(const char *from, const char *dir, const char *name)
 static enum verdict run_one(const struct opts *o, const char *path, const char *label)
 {
 	char **argv = iso_argv(o->cmd, path);
-	struct iso_limits lim = { o->timeout, o->memory_mb, 0 };
+	struct iso_limits lim = { o->timeout, o->memory_mb, 0, 0 };
 	struct iso_result res;
 	enum verdict v;
 

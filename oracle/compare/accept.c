@@ -4,12 +4,14 @@
  * counted, not stored, so a linear scan per difference is enough.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "oracle/compare/accept.h"
+#include "util/esc.h"
 
 static const char *const kind_names[AC_NKINDS] = {
 	"name", "computed", "signed-view", "absent-field", "missing-field", "missing-event",
@@ -119,29 +121,50 @@ static int parse_entry(struct ac_list *l, char *p, unsigned lineno, const char *
 	return 0;
 }
 
+/* One line of f into buf (n bytes), its newline kept: 1, 0 at the end of
+ * the file, -1 a line longer than n - 1 bytes, -2 a line holding a NUL
+ * (which fgets would hide: the line would look cut there). */
+static int read_line(FILE *f, char *buf, size_t n)
+{
+	size_t k = 0;
+	int ch, nul = 0;
+
+	while ((ch = getc(f)) != EOF) {
+		if (k + 1 >= n)
+			return -1;
+		nul |= ch == 0;
+		buf[k++] = (char)ch;
+		if (ch == '\n')
+			break;
+	}
+	buf[k] = 0;
+	return nul ? -2 : k ? 1 : 0;
+}
+
 struct ac_list *ac_load(const char *path)
 {
-	FILE *f = fopen(path, "r");
-	struct ac_list *l;
+	FILE *f = fopen(path, "re");
+	struct ac_list *l = NULL;
 	char line[2048];
+	int got;
 	unsigned lineno = 0;
 	int header = 0;
 	const char *why = NULL;
 
 	if (!f) {
-		perror(path);
+		fprintf(stderr, "%s: %s\n", gc_esc(path), strerror(errno));
 		return NULL;
 	}
 	if (!(l = calloc(1, sizeof *l)) || !(l->path = strdup(path))) {
 		why = "out of memory";
 		goto bad;
 	}
-	while (fgets(line, sizeof line, f)) {
+	while ((got = read_line(f, line, sizeof line)) != 0) {
 		char *p = line, *w;
 
 		lineno++;
-		if (!strchr(line, '\n') && !feof(f)) {
-			why = "line longer than 2047 bytes";
+		if (got < 0) {
+			why = got == -2 ? "the line holds a NUL byte" : "line longer than 2047 bytes";
 			goto bad;
 		}
 		while (*p == ' ' || *p == '\t')
@@ -179,7 +202,7 @@ struct ac_list *ac_load(const char *path)
 	fclose(f);
 	return l;
 bad:
-	fprintf(stderr, "%s:%u: %s\n", path, lineno, why);
+	fprintf(stderr, "%s:%u: %s\n", gc_esc(path), lineno, why);
 	fclose(f);
 	ac_free(l);
 	return NULL;

@@ -21,6 +21,7 @@
  * i_ case the decoder rejected is not compared event by event.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -30,8 +31,10 @@
 #include "oracle/compare/accept.h"
 #include "oracle/compare/compare.h"
 #include "oracle/compare/compare_locate.h"
+#include "oracle/compare/decl.h"
 #include "oracle/diag.h"
 #include "oracle/output/output.h"
+#include "util/esc.h"
 
 #define MAX_SHOWN 40          /* differences printed per case by default; all are counted */
 /* What a case can need bounds what is read: one event of at most 64 KiB
@@ -94,6 +97,7 @@ struct cmp {
 	uint64_t differences, notes, held_total, held_lost, shown, accepted;
 	int not_json;              /* the output is not JSON lines at all */
 	int rejection_accepted;
+	char decl_error[400];      /* the declaration names what is not known */
 	struct or_diag_sink sink;
 };
 
@@ -249,9 +253,13 @@ static void hold(struct cmp *c, unsigned code, uint64_t event, int kind, const c
 	va_start(ap, fmt);
 	vsnprintf(h.msg, sizeof h.msg, fmt, ap);
 	va_end(ap);
-	if (!c->held && !(c->held = tmpfile())) {
-		c->held_lost++;
-		return;
+	if (!c->held) {
+		if (!(c->held = tmpfile())) {
+			c->held_lost++;
+			return;
+		}
+		/* gcoracle run starts decoders while it compares: not theirs. */
+		fcntl(fileno(c->held), F_SETFD, FD_CLOEXEC);
 	}
 	if (fwrite(&h, sizeof h, 1, c->held) != 1)
 		c->held_lost++;
@@ -261,7 +269,7 @@ static void hold(struct cmp *c, unsigned code, uint64_t event, int kind, const c
 
 static uint8_t *read_all(const char *path, size_t *len)
 {
-	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rbe");
 	uint8_t *buf = NULL;
 	size_t cap = 0, n = 0, got;
 
@@ -299,18 +307,18 @@ static struct cv *load_cbor(const char *path, const char *schema)
 	struct cv *v;
 
 	if (!buf) {
-		fprintf(stderr, "gcoracle compare: %s: cannot read\n", path);
+		fprintf(stderr, "gcoracle compare: %s: cannot read\n", gc_esc(path));
 		return NULL;
 	}
 	v = cv_parse_cbor(buf, len, &pos, err, sizeof err);
 	free(buf);
 	if (!v) {
-		fprintf(stderr, "gcoracle compare: %s: %s\n", path, err);
+		fprintf(stderr, "gcoracle compare: %s: %s\n", gc_esc(path), err);
 		return NULL;
 	}
 	if (pos != len || strcmp(cv_text(cv_get(v, "schema"), ""), schema) != 0 ||
 	    cv_uint(cv_get(v, "version"), 0) != 1) {
-		fprintf(stderr, "gcoracle compare: %s: not a %s version 1 file\n", path, schema);
+		fprintf(stderr, "gcoracle compare: %s: not a %s version 1 file\n", gc_esc(path), schema);
 		cv_free(v);
 		return NULL;
 	}
@@ -417,7 +425,7 @@ static unsigned reach_of(const char *code)
 
 static int take_decl(struct cmp *c, struct cv *line)
 {
-	static const char *const names[] = { "container", "payload", "value", "stream", "unknown" };
+	const char *const *names = cd_check_names;
 	const struct cv *checks = cv_get(line, "checks"), *codes = cv_get(line, "codes");
 	const struct cv *f = cv_get(line, "formats"), *e = cv_get(line, "events");
 
@@ -427,6 +435,8 @@ static int take_decl(struct cmp *c, struct cv *line)
 		return 0;
 	}
 	c->d.given = 1;
+	if (cd_check(line, c->decl_error, sizeof c->decl_error) < 0)
+		return -2;
 	snprintf(c->d.name, sizeof c->d.name, "%s", cv_text(cv_get(line, "name"), "decoder"));
 	if (checks && checks->kind == CV_ARRAY) {
 		c->d.checks = 0;
@@ -460,18 +470,34 @@ static int take_decl(struct cmp *c, struct cv *line)
 
 /* --- events -------------------------------------------------------------------- */
 
-/* Is a the signed view of the unsigned e: the same bits at width 8, 16, 32
- * or 64 (a = e - 2^w)? */
-static int signed_view(const struct cv *e, const struct cv *a)
+/* The width in bits of field f's unsigned value on the wire (a pointer:
+ * the case's pointer size), or 0 when it has no signed view. */
+static unsigned wire_bits(const struct cmp *c, const struct gcspec_field *f)
 {
-	uint64_t sum;
+	switch (f->type) {
+	case GCSPEC_UINT8: return 8;
+	case GCSPEC_UINT16: return 16;
+	case GCSPEC_UINT32: case GCSPEC_BOOLEAN: return 32;
+	case GCSPEC_UINT64: return 64;
+	case GCSPEC_POINTER: return cv_uint(cv_get(c->ecase, "pointer_size"), 8) == 4 ? 32 : 64;
+	default: return 0;
+	}
+}
 
-	if (e->kind != CV_UINT || a->kind != CV_NEG)
+/* Is a the signed view of the unsigned e in field f: the two's-complement
+ * reading of f's own width, so only an e with its top bit set has one, and
+ * it is e - 2^w (UInt16 0xFFFF: -1; UInt32 0: none)? */
+static int signed_view(const struct cmp *c, const struct gcspec_field *f, const struct cv *e,
+		       const struct cv *a)
+{
+	unsigned w;
+
+	if (e->kind != CV_UINT || a->kind != CV_NEG || !(w = wire_bits(c, f)))
 		return 0;
-	sum = e->u + a->u + 1; /* e + |a|, modulo 2^64 */
-	if (sum == 0)
-		return e->u != 0;
-	return sum == 1u << 8 || sum == 1u << 16 || sum == 1ull << 32;
+	if ((w < 64 && e->u >> w) || !(e->u >> (w - 1) & 1))
+		return 0;
+	/* a is -1 - a->u: e + |a| = e + a->u + 1 must be 2^w (0 modulo 2^64). */
+	return w == 64 ? e->u + a->u + 1 == 0 : e->u + a->u + 1 == 1ull << w;
 }
 
 /* Does any version of this event (same base name) define a field so named? */
@@ -526,7 +552,7 @@ static void compare_fields(struct cmp *c, uint64_t idx, const struct gcspec_even
 			continue;
 		}
 		if (f[i].type != GCSPEC_STRUCT) {
-			int kind = signed_view(e, a) ? AC_SIGNED_VIEW : AC_VALUE;
+			int kind = signed_view(c, &f[i], e, a) ? AC_SIGNED_VIEW : AC_VALUE;
 
 			if (cf_same(&f[i], e, a) || accepted(c, kind, sym, f[i].name))
 				continue;
@@ -558,10 +584,10 @@ static void compare_fields(struct cmp *c, uint64_t idx, const struct gcspec_even
 						     f[i].name, "field %s[%zu].%s is missing",
 						     shown, r, f[i + k].name);
 				} else if (!cf_same(&f[i + k], em, am) &&
-					   !accepted(c, signed_view(em, am) ? AC_SIGNED_VIEW : AC_VALUE, sym,
+					   !accepted(c, signed_view(c, &f[i + k], em, am) ? AC_SIGNED_VIEW : AC_VALUE, sym,
 						     f[i].name)) {
 					hold(c, GCSPEC_DIAG_K004, idx,
-					     signed_view(em, am) ? AC_SIGNED_VIEW : AC_VALUE, f[i].name,
+					     signed_view(c, &f[i + k], em, am) ? AC_SIGNED_VIEW : AC_VALUE, f[i].name,
 					     "field %s[%zu].%s: expected %s, got %s",
 					     shown, r, f[i + k].name,
 					     cf_text(ebuf, sizeof ebuf, &f[i + k], em),
@@ -934,6 +960,8 @@ static const char *duplicate_key(const struct cv *v)
 	return dup;
 }
 
+/* The decoder's lines: 0 read, 1 a format the decoder does not read, -1 a
+ * read error, -2 a declaration naming what is not known. */
 static int read_actual(struct cmp *c, FILE *in)
 {
 	char *line = NULL;
@@ -995,10 +1023,12 @@ static int read_actual(struct cmp *c, FILE *in)
 		else if (strcmp(type, "diag") == 0 || strcmp(type, "error") == 0)
 			take_diag(c, v, strcmp(type, "error") == 0);
 		else if (strcmp(type, "decoder") == 0) {
-			if (take_decl(c, v) < 0) {
+			int taken = take_decl(c, v);
+
+			if (taken < 0) {
 				cv_free(v);
 				free(line);
-				return -1;
+				return taken;
 			}
 			if (!supports_format(c)) {
 				cv_free(v);
@@ -1289,7 +1319,14 @@ int or_compare_case(const struct or_compare_opts *o, const char *expected, FILE 
 		rc = 0;
 		goto out;
 	case -1:
-		fprintf(stderr, "gcoracle compare: %s: read error\n", actual_name);
+		fprintf(stderr, "gcoracle compare: %s: read error\n", gc_esc(actual_name));
+		goto out;
+	case -2:
+		/* A typo in the declaration must never narrow a comparison into
+		 * a pass: the output is not compared at all. */
+		fprintf(stderr, "gcoracle compare: %s: the decoder's declaration: %s\n",
+			gc_esc(actual_name), c->decl_error);
+		snprintf(r->decl_error, sizeof r->decl_error, "%s", c->decl_error);
 		goto out;
 	}
 	if (c->not_json) {
@@ -1375,9 +1412,9 @@ int or_compare_main(int argc, char **argv)
 	if (accept && !(o.accept = ac_load(accept)))
 		return 2;
 	if (!print) {
-		in = strcmp(argv[optind + 1], "-") == 0 ? stdin : fopen(argv[optind + 1], "r");
+		in = strcmp(argv[optind + 1], "-") == 0 ? stdin : fopen(argv[optind + 1], "re");
 		if (!in) {
-			fprintf(stderr, "gcoracle compare: %s: %s\n", argv[optind + 1], strerror(errno));
+			fprintf(stderr, "gcoracle compare: %s: %s\n", gc_esc(argv[optind + 1]), strerror(errno));
 			ac_free(o.accept);
 			return 2;
 		}

@@ -39,6 +39,8 @@ struct or_compare_result {
 	int rejected;             /* the decoder reported an error */
 	int rejection_accepted;   /* a y_ case rejected, as the accepted differences list */
 	uint64_t differences, accepted, events, compared;
+	char decl_error[400];     /* not "": the declaration names something unknown
+				     (result "error", status 2) */
 };
 
 /* One case: EXPECTED (a corpus/expect/NAME.cbor) against the decoder's output

@@ -66,7 +66,7 @@ struct cl_locs *cl_locate(const char *path, const uint8_t *want, size_t nevents)
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
 		rc = or_run_dir(&ctx, path);
 	} else {
-		FILE *in = fopen(path, "rb");
+		FILE *in = fopen(path, "rbe");
 
 		rc = in ? or_run_file(&ctx, path, in) : -1;
 		if (in)

@@ -101,7 +101,9 @@ acc 'value GCStart_V2 ClrInstanceID only this event'
 checka "differences the file does not list still fail" $Y "$work/clr9" 1 GC-K004
 sed '/"index":5,/s/"ClrInstanceID":8/"ClrInstanceID":-65528/' "$work/$Y" >"$work/in"
 acc 'signed-view * * a signed C# type'
-checka "an unsigned value shown signed, same bits: signed-view" $Y "$work/in" 0 GC-K015
+# 8 is 8 at any width: 8-2^16 is no signed view (tests/corpus/signed_view.sh
+# has one that is).
+checka "8 shown as 8-2^16 is not a signed view: its top bit is clear" $Y "$work/in" 1 GC-K004
 sed '/"index":5,/s/"ClrInstanceID":8/"ClrInstanceID":-5/' "$work/$Y" >"$work/in"
 checka "a negative value that is not the same bits is not a signed view" $Y "$work/in" 1 GC-K004
 sed '/"index":5,/s/"ClrInstanceID":8/"Clr":8/' "$work/$Y" >"$work/in"

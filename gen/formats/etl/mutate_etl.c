@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen/formats/etl/lzxpress_w.h"
 #include "gen/formats/etl/mutate_etl.h"
 #include "util/le.h"
 
@@ -23,7 +24,7 @@ static const char *const names[GEN_ETLF_COUNT] = {
 	"buffer-offset", "saved-offset", "record-crosses-buffer", "record-size",
 	"unknown-header-type", "buffer-count", "extended-data", "pointer-size",
 	"compressed-data", "compressed-length", "compressed-buffer-size", "compressed-truncate",
-	"compressed-flag-in-plain-file",
+	"compressed-overflow", "compressed-flag-in-plain-file",
 };
 
 const char *gen_etl_fault_name(int fault)
@@ -116,6 +117,41 @@ static size_t find_packed(const uint8_t *d, size_t len, uint64_t seed, uint32_t 
 	return 0;
 }
 
+/*
+ * The file with the compressed buffer at `at` (size bytes) replaced by one
+ * whose data expands to the session's buffer size less its header plus 5
+ * bytes: zeros (matches, a few bytes of stream) then 8 distinct bytes that
+ * match nothing, so the bytes past the bound are literals (libfwnt drops
+ * those silently). Offset and SavedOffset say the buffer is full, so only
+ * the length of the expansion is wrong. NULL when out of memory.
+ */
+static uint8_t *overflowing(const uint8_t *in, size_t len, size_t at, uint32_t size,
+			    uint32_t session, size_t *newlen)
+{
+	size_t n = (size_t)session - BUFHDR + 5, cap = gen_lzx_bound(n), clen;
+	struct gen_lzx_state *st = malloc(sizeof *st);
+	uint8_t *plain = calloc(1, n), *packed = malloc(cap), *o = NULL;
+
+	if (st && plain && packed) {
+		for (unsigned i = 0; i < 8; i++)
+			plain[n - 8 + i] = (uint8_t)(0xA1 + 7 * i);
+		clen = gen_lzx_compress(st, plain, n, packed, cap);
+		*newlen = len - size + BUFHDR + clen;
+		if (clen && BUFHDR + clen <= session && (o = malloc(*newlen))) {
+			memcpy(o, in, at + BUFHDR);
+			memcpy(o + at + BUFHDR, packed, clen);
+			memcpy(o + at + BUFHDR + clen, in + at + size, len - at - size);
+			put_le32(o + at, (uint32_t)(BUFHDR + clen));
+			put_le32(o + at + 0x30, session);
+			put_le32(o + at + 4, session);
+		}
+	}
+	free(st);
+	free(plain);
+	free(packed);
+	return o;
+}
+
 /* The faults of a compressed file: 0, or -1 with *why. */
 static int mutate_packed(const uint8_t *in, size_t len, int fault, uint64_t seed,
                          struct gen_etl_mutation *out, const char **why)
@@ -142,6 +178,13 @@ static int mutate_packed(const uint8_t *in, size_t len, int fault, uint64_t seed
 		out->code = GCSPEC_DIAG_W003;
 		out->offset = at;
 		break;
+	case GEN_ETLF_PACKED_OVERFLOW:
+		out->code = GCSPEC_DIAG_W012;
+		out->offset = at + BUFHDR;
+		*why = "out of memory";
+		if (!(out->data = overflowing(in, len, at, size, session, &out->len)))
+			return -1;
+		return 0;
 	case GEN_ETLF_PACKED_TRUNCATE:
 		/* Past the header, short of the end: the data is cut. */
 		newlen = at + BUFHDR + (size > BUFHDR + 1 ? (size_t)(seed % (size - BUFHDR - 1)) : 0);
@@ -257,6 +300,7 @@ int gen_etl_mutate(const uint8_t *in, size_t len, int fault, uint64_t seed,
 	case GEN_ETLF_PACKED_LENGTH:
 	case GEN_ETLF_PACKED_SIZE:
 	case GEN_ETLF_PACKED_TRUNCATE:
+	case GEN_ETLF_PACKED_OVERFLOW:
 		*why = "this fault is for compressed files (etl-compressed)";
 		return -1;
 	default:

@@ -39,6 +39,8 @@ enum gen_etl_fault {
 	GEN_ETLF_PACKED_LENGTH,     /* its Offset 8 short of what the data expands to: W013 at +0x30 */
 	GEN_ETLF_PACKED_SIZE,       /* its BufferSize past the session's: W003 at the buffer */
 	GEN_ETLF_PACKED_TRUNCATE,   /* the file cut inside a compressed buffer: W002 at the cut */
+	GEN_ETLF_PACKED_OVERFLOW,   /* its data expands 5 bytes past the session's buffer size,
+				       the last of them literals: W012 at +0x48 */
 	/* Plain files */
 	GEN_ETLF_PACKED_IN_PLAIN,   /* BufferFlag 0x40 in a plain file: W014 at +0x34 */
 	GEN_ETLF_COUNT

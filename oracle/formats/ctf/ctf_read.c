@@ -188,7 +188,7 @@ static int read_metadata(struct ctfr_reader *r, const char *dir)
 	int be;
 
 	snprintf(p, sizeof p, "%s/metadata", dir);
-	if (!size || !(f = fopen(p, "rb"))) {
+	if (!size || !(f = fopen(p, "rbe"))) {
 		ctfr_report(r, GCSPEC_DIAG_C001, UINT64_MAX, 0, "the trace has no readable, non-empty metadata file");
 		return -1;
 	}
@@ -288,7 +288,7 @@ static ssize_t read_at(struct ctfr_reader *r, struct cstream *s, const char *dir
 		char p[4096];
 
 		snprintf(p, sizeof p, "%s/%s", dir, r->files[s->file].name);
-		if ((fd = open(p, O_RDONLY)) < 0)
+		if ((fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
 			return -1;
 	}
 	while (got < n) {
@@ -317,7 +317,7 @@ static int read_failed(struct ctfr_reader *r, struct cstream *s, const char *dir
 
 	if (got < 0) {
 		snprintf(p, sizeof p, "%s/%s", dir, f->name);
-		if ((fd = open(p, O_RDONLY)) < 0)
+		if ((fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
 			why = strerror(errno);
 		else {
 			close(fd);
@@ -748,7 +748,7 @@ int ctfr_open(struct ctfr_reader **rp, const char *dir, ctfr_report_fn report, v
 			char p[4096];
 
 			snprintf(p, sizeof p, "%s/%s", dir, r->files[s->file].name);
-			s->fd = open(p, O_RDONLY);
+			s->fd = open(p, O_RDONLY | O_CLOEXEC);
 		}
 		if (next_head(r, s, dir)) {
 			push(r, (uint32_t)i);

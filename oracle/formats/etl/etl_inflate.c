@@ -47,13 +47,17 @@ struct etl_inflate {
 	pthread_t thread[ETL_INFLATE_AHEAD];
 };
 
+/* Expand into room ETL_GUARD bytes larger than the buffer may hold: libfwnt
+ * stops at the bound it is given and drops the literals past it with
+ * success, so only an expansion that reaches into the guard shows that the
+ * data was longer than the buffer. */
 static void expand(const struct etl_inflate *x, struct slot *s)
 {
 	libfwnt_error_t *err = NULL;
-	size_t out = x->bsize - ETL_BUFHDR;
+	size_t room = x->bsize - ETL_BUFHDR, out = room + ETL_GUARD;
 
 	s->b.ok = libfwnt_lzxpress_decompress(s->cbuf, s->b.want_data, s->b.buf + ETL_BUFHDR,
-	                                      &out, &err) == 1;
+	                                      &out, &err) == 1 && out <= room;
 	if (err)
 		libfwnt_error_free(&err);
 	s->b.out = out;

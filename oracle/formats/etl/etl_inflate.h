@@ -36,9 +36,13 @@
 #define ETL_BUFHDR 0x48u
 #define ETL_BUFFER_COMPRESSED 0x0040u
 /* libfwnt's LZXPRESS decoder (20181227) reads the 4-byte indicator word
- * whole even when fewer bytes are left, and writes one byte past the
- * output bound before it reports the overrun: both land in this slack. */
+ * whole even when fewer bytes are left, and a match that runs past the
+ * output bound writes one byte past it (then fails, or at one byte over
+ * reports success): both land in this slack. Literals past the bound it
+ * drops, and reports success: it is given ETL_GUARD bytes more room than
+ * the buffer may hold, and an expansion into them is an overflow. */
 #define ETL_SLACK 8u
+#define ETL_GUARD 4u
 
 /* One buffer as read. buf holds its header and, stored or expanded, its
  * data (bsize + ETL_SLACK bytes); valid until the next etl_inflate_next(). */
@@ -50,7 +54,7 @@ struct etl_buffer {
 	size_t got_header;         /* header bytes read (0: end of file) */
 	size_t want_data, got_data; /* data bytes its BufferSize asks for, read */
 	int expanded;              /* LZXPRESS data was expanded: ok and out say how */
-	int ok;
+	int ok;                    /* it expanded, to at most the buffer size less the header */
 	size_t out;                /* bytes it expanded to */
 };
 
