@@ -321,8 +321,16 @@ static void summary(struct run *r, unsigned unused)
 	}
 	for (unsigned i = 0; i < r->nfailed_names; i++)
 		printf("failed: %s\n", r->failed[i]);
-	if (r->nfail > r->nfailed_names)
-		printf("failed: ... and %u more\n", r->nfail - r->nfailed_names);
+	if (r->ncases_failed > r->nfailed_names)
+		printf("failed: ... and %u more\n", r->ncases_failed - r->nfailed_names);
+	for (size_t i = 0; r->ac && i < r->ac->n; i++) {
+		char why[300];
+
+		if (!r->ac->e[i].hits)
+			printf("unused: %s:%u: %s %s %s: %s\n", r->ac->path, r->ac->e[i].line,
+			       ac_kind_name(r->ac->e[i].kind), r->ac->e[i].event, r->ac->e[i].field,
+			       ac_unused_why(&r->ac->e[i], why, sizeof why));
+	}
 	if (r->ac) {
 		uint64_t acc = 0;
 
@@ -336,14 +344,19 @@ static void summary(struct run *r, unsigned unused)
 			       r->allow_unused ? "" : or_diag_code(GCSPEC_DIAG_K018));
 		putchar('\n');
 	}
-	printf("%u cases: %u passed, %u failed, %u skipped\n", r->ncases,
+	printf("%u cases: %u passed, %u failed, %u skipped", r->ncases,
 	       r->ncases - r->ncases_failed - r->nskip, r->ncases_failed, r->nskip);
+	if (unused && !r->allow_unused)
+		printf("; the run fails: %u accepted-differences entr%s accepted nothing (unused: above)",
+		       unused, unused == 1 ? "y" : "ies");
+	putchar('\n');
 }
 
 /* Entries that accepted nothing over the run: one more test. */
 static unsigned check_unused(struct run *r)
 {
 	unsigned unused = 0;
+	char why[300];
 
 	for (size_t i = 0; r->ac && i < r->ac->n; i++)
 		unused += r->ac->e[i].hits == 0;
@@ -358,10 +371,10 @@ static unsigned check_unused(struct run *r)
 			const struct ac_entry *e = &r->ac->e[i];
 
 			if (!e->hits)
-				fprintf(r->tap, "# %s %s:%u: %s %s %s accepted nothing: the decoder "
-					"no longer has this difference; remove the entry\n",
-					or_diag_code(GCSPEC_DIAG_K018), r->ac->path,
-					e->line, ac_kind_name(e->kind), e->event, e->field);
+				fprintf(r->tap, "# %s %s:%u: %s %s %s accepted nothing: %s in the "
+					"%u cases of this run\n", or_diag_code(GCSPEC_DIAG_K018),
+					r->ac->path, e->line, ac_kind_name(e->kind), e->event,
+					e->field, ac_unused_why(e, why, sizeof why), r->ncases);
 			else if (!r->quiet)
 				fprintf(r->tap, "# %s:%u: %s %s %s%s%s: %" PRIu64 " differences in %"
 					PRIu64 " cases\n", r->ac->path, e->line, ac_kind_name(e->kind),
@@ -383,6 +396,8 @@ static unsigned check_unused(struct run *r)
 					xml_text(r->junit_body, r->ac->e[i].event);
 					fputc(' ', r->junit_body);
 					xml_text(r->junit_body, r->ac->e[i].field);
+					fputs(": ", r->junit_body);
+					xml_text(r->junit_body, ac_unused_why(&r->ac->e[i], why, sizeof why));
 					fputc('\n', r->junit_body);
 				}
 			fputs("</failure>\n", r->junit_body);

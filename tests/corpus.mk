@@ -6,6 +6,11 @@ TESTS += tests/corpus/regenerate.sh tests/corpus/oracle_cases.sh tests/corpus/co
 EXTRA_DIST += tests/corpus/regenerate.sh tests/corpus/oracle_cases.sh tests/corpus/coverage.sh \
 	tests/corpus/compare_codes.sh tests/corpus/run.sh
 
+# Failures that explain themselves: accept entries without traps, the fault of a
+# failing case named, differences grouped, an index shift reported once.
+TESTS += tests/corpus/run_explain.sh
+EXTRA_DIST += tests/corpus/run_explain.sh
+
 # The worked example: a decoder written as an outsider would (it includes
 # nothing of gcconform), checking itself against the corpus.
 check_PROGRAMS += tests/corpus/tinydec

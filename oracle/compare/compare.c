@@ -497,7 +497,10 @@ static void compare_fields(struct cmp *c, uint64_t idx, const struct gcspec_even
 	const char *sym = sp->symbol;
 	char ebuf[160], abuf[160], kbuf[100];
 
-	if (!af || af->kind != CV_MAP) {
+	/* "fields":{} on an event-version that has fields is no fields at all,
+	 * as much as leaving "fields" out: one difference, which a missing-event
+	 * entry accepts, not one per field. */
+	if (!af || af->kind != CV_MAP || (af->n == 0 && ef && ef->kind == CV_MAP && ef->n)) {
 		if (!accepted(c, AC_MISSING_EVENT, sym, NULL))
 			hold(c, GCSPEC_DIAG_K005, idx, AC_MISSING_EVENT, "-", "no fields: the event-version is supported but "
 			     "its fields were not printed");

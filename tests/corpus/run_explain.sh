@@ -1,0 +1,52 @@
+#!/bin/sh
+# Failures that explain themselves (docs/gcoracle-run.1, docs/using-the-corpus.md,
+# docs/accepted-differences.md): gcoracle compare and gcoracle run on a decoder's
+# output edited the way a wrong or partial decoder's would be: accepted-differences
+# entries without traps, the fault of a failing case named, differences grouped,
+# an index shift reported once, a rejection outside the declared checks explained,
+# a skipped case never started.
+set -u
+: "${top_builddir:=.}" "${top_srcdir:=.}"
+oracle=$top_builddir/oracle/gcoracle
+corpus=$top_srcdir/corpus
+work=$(mktemp -d) || exit 99
+trap 'rm -rf "$work"' EXIT
+n=0 fail=0
+# ok STATUS DESCRIPTION [FILE]: a TAP line; on failure, FILE's head as comments.
+ok() {
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else
+		echo "not ok $n - $2"; fail=1
+		[ -n "${3:-}" ] && head -20 "$3" | sed 's/^/# /'
+	fi
+	return 0
+}
+Y=y_nettrace_v5_realistic_net8
+"$oracle" --json "$corpus/cases/$Y.nettrace" 2>/dev/null | grep -v '"type":"diag"' >"$work/y"
+runc() { "$oracle" run --corpus "$corpus" "$@" >"$work/out" 2>"$work/err"; }
+
+# --- accepted differences without traps ----------------------------------------
+# "fields":{} is no fields: a missing-event entry accepts it, as it accepts an
+# event printed without "fields".
+sed '/"name":"GCHeapStats_V2"/s/"fields":{[^}]*}/"fields":{}/' "$work/y" >"$work/empty"
+printf 'gcconform-accepted-differences 1\nmissing-event GCHeapStats_V2 - we print no fields for it\n' >"$work/acc1"
+"$oracle" compare --accept "$work/acc1" "$corpus/expect/$Y.cbor" "$work/empty" >"$work/got" 2>&1
+ok $? '"fields":{} matches a missing-event entry' "$work/got"
+"$oracle" compare "$corpus/expect/$Y.cbor" "$work/empty" >"$work/got" 2>&1
+[ $? = 1 ] && [ "$(grep -c 'GC-K005' "$work/got")" = "$(grep -c '"name":"GCHeapStats_V2"' "$work/empty")" ]
+ok $? '"fields":{} without the entry: one GC-K005 per event, not one per field' "$work/got"
+
+# An entry that accepts nothing says what did not happen, the summary names it
+# by file:line, and the counts agree with it.
+printf 'gcconform-accepted-differences 1\nvalue GCStart_V2 Depth we get Depth wrong\n' >"$work/acc2"
+runc --case $Y --accept "$work/acc2" --tap "$work/tap" -- "$oracle" --json {}
+rc=$?
+grep -q "^# GC-K018 $work/acc2:2: value GCStart_V2 Depth accepted nothing: no field matching Depth of an event matching GCStart_V2 was printed with a value other than the expected one in the 1 cases of this run\$" "$work/tap"
+ok $? "an unused entry's TAP message says what did not happen" "$work/tap"
+[ $rc = 1 ] && grep -q "^unused: $work/acc2:2: value GCStart_V2 Depth: no field matching Depth" "$work/out" &&
+	! grep -q '^failed:' "$work/out" &&
+	grep -q '^1 cases: 1 passed, 0 failed, 0 skipped; the run fails: 1 accepted-differences entry accepted nothing' "$work/out"
+ok $? "the summary names the unused entry by file:line, and no phantom failed case" "$work/out"
+
+echo "1..$n"
+exit $fail
