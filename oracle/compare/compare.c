@@ -43,6 +43,8 @@
 
 enum reach { R_CONTAINER = 1, R_PAYLOAD = 2, R_VALUE = 4, R_STREAM = 8, R_UNKNOWN = 16,
 	     R_ALL = 31 };
+/* The names of the reaches in a declaration's "checks", bit by bit. */
+static const char *const reach_names[] = { "container", "payload", "value", "stream", "unknown" };
 
 struct decl {
 	int given;
@@ -417,7 +419,7 @@ static unsigned reach_of(const char *code)
 
 static int take_decl(struct cmp *c, struct cv *line)
 {
-	static const char *const names[] = { "container", "payload", "value", "stream", "unknown" };
+	static const char *const *names = reach_names;
 	const struct cv *checks = cv_get(line, "checks"), *codes = cv_get(line, "codes");
 	const struct cv *f = cv_get(line, "formats"), *e = cv_get(line, "events");
 
@@ -666,13 +668,23 @@ static void take_event(struct cmp *c, const struct cv *a)
 
 /* --- diagnostics ------------------------------------------------------------------ */
 
-static void take_diag(struct cmp *c, const struct cv *a, int is_error_line)
+/* Is this "diag" or "error" line an error? The severity printed wins;
+ * else the catalogue's; else (no code, or one the catalogue lacks) it is. */
+static int line_is_error(const struct cv *a, int is_error_line)
 {
 	const char *code = cv_text(cv_get(a, "code"), "");
 	const char *sev = cv_text(cv_get(a, "severity"), NULL);
+	int k = *code ? or_diag_lookup(code) : -1;
+
+	return is_error_line || (sev ? strcmp(sev, "error") == 0
+				 : k >= 0 ? gcspec_diags[k].severity == GCSPEC_ERROR : 1);
+}
+
+static void take_diag(struct cmp *c, const struct cv *a, int is_error_line)
+{
+	const char *code = cv_text(cv_get(a, "code"), "");
 	const struct cv *ev = cv_get(a, "event"), *off = cv_get(a, "offset");
 	struct adiag *d;
-	int k = *code ? or_diag_lookup(code) : -1;
 
 	if (c->nad == c->capad) {
 		size_t cap = c->capad ? c->capad * 2 : 64;
@@ -686,9 +698,7 @@ static void take_diag(struct cmp *c, const struct cv *a, int is_error_line)
 	d = &c->ad[c->nad++];
 	memset(d, 0, sizeof *d);
 	snprintf(d->code, sizeof d->code, "%s", code);
-	/* The severity printed wins; else the catalogue's; else an error. */
-	d->error = is_error_line || (sev ? strcmp(sev, "error") == 0
-				     : k >= 0 ? gcspec_diags[k].severity == GCSPEC_ERROR : 1);
+	d->error = line_is_error(a, is_error_line);
 	if (ev && ev->kind == CV_UINT) {
 		d->has_event = 1;
 		d->event = ev->u;
@@ -835,10 +845,51 @@ static int judge_diags(struct cmp *c, int report)
 	return unlisted > 0;
 }
 
+/* A rejection the case does not allow, when the case's own errors lie in a
+ * reach the decoder did not declare: the decoder may well be right, and
+ * only its declaration short. Says how to declare it (into buf, "" when
+ * that is not the reason). */
+static const char *reach_hint(const struct cmp *c, const struct adiag *d, char *buf, size_t n)
+{
+	size_t nw = c->ediags && c->ediags->kind == CV_ARRAY ? c->ediags->n : 0;
+	unsigned missing = 0, all;
+	const char *code = "";
+	size_t k = 0;
+
+	buf[0] = 0;
+	if (*d->code && (reach_of(d->code) & c->d.checks))
+		return buf;
+	for (size_t i = 0; i < nw; i++) {
+		const struct cv *w = &c->ediags->item[i];
+		const char *sev = cv_text(cv_get(w, "severity"), "");
+		unsigned r = reach_of(cv_text(cv_get(w, "code"), ""));
+
+		if (strcmp(sev, "error") != 0 || (r & c->d.checks) || r == R_ALL || !r)
+			continue;
+		if (!missing)
+			code = cv_text(cv_get(w, "code"), "");
+		missing |= r;
+	}
+	if (!missing)
+		return buf;
+	k += (size_t)snprintf(buf, n, " (the case's fault, %s, is in a reach the decoder does "
+			      "not declare; if it checks that, declare it: \"checks\":[", code);
+	all = c->d.checks | missing;
+	for (unsigned i = 0, first = 1; i < 5 && k < n; i++)
+		if (all & 1u << i) {
+			k += (size_t)snprintf(buf + k, n - k, "%s\"%s\"", first ? "" : ",",
+					      reach_names[i]);
+			first = 0;
+		}
+	if (k < n)
+		snprintf(buf + k, n - k, "])");
+	return buf;
+}
+
 static void report_unlisted(struct cmp *c)
 {
 	size_t nw = c->ediags && c->ediags->kind == CV_ARRAY ? c->ediags->n : 0;
-	char at[40];
+	char at[40], hint[200];
 
 	for (size_t k = 0; k < c->nad; k++) {
 		size_t i;
@@ -858,9 +909,9 @@ static void report_unlisted(struct cmp *c)
 		if (!c->ad[k].has_event && c->ad[k].has_offset)
 			snprintf(at, sizeof at, " at byte %" PRIu64, c->ad[k].offset);
 		put_k(c, GCSPEC_DIAG_K008, c->ad[k].has_event ? c->ad[k].event : OR_NO_EVENT,
-		    *c->cls == 'y' ? AC_REJECTS : -1, "-", "%s%serror reported%s, which the case does not allow%s%s%s", c->ad[k].code,
+		    *c->cls == 'y' ? AC_REJECTS : -1, "-", "%s%serror reported%s, which the case does not allow%s%s%s%s", c->ad[k].code,
 		    *c->ad[k].code ? " " : "", at, *c->ad[k].msg ? ": \"" : "", c->ad[k].msg,
-		    *c->ad[k].msg ? "\"" : "");
+		    *c->ad[k].msg ? "\"" : "", reach_hint(c, &c->ad[k], hint, sizeof hint));
 	}
 }
 
@@ -1016,6 +1067,29 @@ static int read_actual(struct cmp *c, FILE *in)
 	}
 	free(line);
 	return ferror(in) ? -1 : 0;
+}
+
+int or_compare_has_error(FILE *in)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int too_long, found = 0;
+
+	while (!found && (n = read_line(in, &line, &cap, &too_long)) >= 0) {
+		struct cv *v;
+		char err[8];
+		const char *type;
+
+		if (too_long || !n || !(v = cv_parse_json(line, (size_t)n, err, sizeof err)))
+			continue;
+		type = cv_text(cv_get(v, "type"), "");
+		if (strcmp(type, "error") == 0 || strcmp(type, "diag") == 0)
+			found = line_is_error(v, strcmp(type, "error") == 0);
+		cv_free(v);
+	}
+	free(line);
+	return found;
 }
 
 static int is_field_difference(const struct held *h)

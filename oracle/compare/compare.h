@@ -47,6 +47,10 @@ struct or_compare_result {
 int or_compare_case(const struct or_compare_opts *o, const char *expected, FILE *in,
 		    const char *actual_name, struct or_compare_result *r);
 
+/* Has the decoder's output (read from in to its end) an error: an "error"
+ * line, or a "diag" line that is an error by compare's rules? */
+int or_compare_has_error(FILE *in);
+
 /* Does the decoder's value a match the expected value e of field f (f NULL:
  * compare as integers)? */
 int cf_same(const struct gcspec_field *f, const struct cv *e, const struct cv *a);

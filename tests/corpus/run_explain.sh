@@ -48,5 +48,27 @@ ok $? "an unused entry's TAP message says what did not happen" "$work/tap"
 	grep -q '^1 cases: 1 passed, 0 failed, 0 skipped; the run fails: 1 accepted-differences entry accepted nothing' "$work/out"
 ok $? "the summary names the unused entry by file:line, and no phantom failed case" "$work/out"
 
+# --- checks, and the runner's own error line -------------------------------------
+# A decoder that rightly rejects a stream fault it does not declare: told how to
+# declare the reach.
+NS=n_nettrace_v5_stream_bgc_inside_gc
+cat >"$work/partial.sh" <<X
+#!/bin/sh
+echo '{"type":"decoder","name":"partial","checks":["container","payload"],"codes":false}'
+"$oracle" --json "\$1" | grep -v '"type":"diag"'
+case "\$1" in *_stream_*) echo '{"type": "error", "message": "a GC inside a GC"}'; exit 1 ;; esac
+X
+chmod +x "$work/partial.sh"
+runc --case $NS --tap "$work/tap" -- "$work/partial.sh" {}
+[ $? = 1 ] && grep -q 'GC-K008 error: error reported, which the case does not allow: "a GC inside a GC" (the case.s fault, GC-S024, is in a reach the decoder does not declare; if it checks that, declare it: "checks":\["container","payload","stream"\])' "$work/tap"
+ok $? "a rejection outside the declared checks says which reach to declare" "$work/tap"
+# Its error line (JSON with blanks after the colons, as Python's json.dumps
+# writes) is its own: the runner adds no "exited with status" beside it.
+! grep -q 'exited with status' "$work/tap"
+ok $? "no synthetic error line beside the decoder's own" "$work/tap"
+runc --case $NS --tap "$work/tap" -- /bin/false {}
+grep -q 'error reported, which the case does not allow: "the decoder exited with status 1"' "$work/tap"
+ok $? "a decoder that printed no error and exited 1: the runner's error line stands for it" "$work/tap"
+
 echo "1..$n"
 exit $fail
