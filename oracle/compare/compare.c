@@ -460,6 +460,56 @@ static int take_decl(struct cmp *c, struct cv *line)
 	return 0;
 }
 
+static ssize_t read_line(FILE *in, char **line, size_t *cap, int *too_long);
+
+char *or_compare_decl_line(FILE *in)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int too_long;
+	struct cv *v = NULL;
+	char err[8];
+
+	while ((n = read_line(in, &line, &cap, &too_long)) == 0)
+		;
+	if (n > 0 && !too_long && (v = cv_parse_json(line, (size_t)n, err, sizeof err)) &&
+	    strcmp(cv_text(cv_get(v, "type"), ""), "decoder") == 0) {
+		line[n] = 0; /* read_line leaves room for it */
+		cv_free(v);
+		return line;
+	}
+	cv_free(v);
+	free(line);
+	return NULL;
+}
+
+int or_compare_declared_skip(const char *expected, const char *decl_line)
+{
+	struct cmp *c = calloc(1, sizeof *c);
+	struct cv *v = NULL;
+	char err[8];
+	int skip = 0;
+
+	if (!c)
+		return 0;
+	c->out = stderr;
+	c->d.checks = R_ALL;
+	or_diag_init(&c->sink);
+	if ((c->ecase = load_cbor(expected, "gcconform-corpus-case")) &&
+	    (v = cv_parse_json(decl_line, strlen(decl_line), err, sizeof err)) &&
+	    v->kind == CV_MAP && take_decl(c, v) == 0) {
+		c->format = cv_text(cv_get(c->ecase, "format"), "");
+		skip = !supports_format(c);
+	}
+	cv_free(v);
+	cv_free(c->ecase);
+	cv_free(c->d.formats);
+	cv_free(c->d.events);
+	free(c);
+	return skip;
+}
+
 /* --- events -------------------------------------------------------------------- */
 
 /* Is a the signed view of the unsigned e: the same bits at width 8, 16, 32

@@ -51,6 +51,14 @@ int or_compare_case(const struct or_compare_opts *o, const char *expected, FILE 
  * line, or a "diag" line that is an error by compare's rules? */
 int or_compare_has_error(FILE *in);
 
+/* The decoder's "decoder" line, when its output (read from in) begins with
+ * one: a string the caller frees; else NULL. */
+char *or_compare_decl_line(FILE *in);
+/* Would a decoder that printed decl_line first be skipped on the case
+ * EXPECTED, because it declares formats that do not include the case's?
+ * (0 when either cannot be read: the case is then run.) */
+int or_compare_declared_skip(const char *expected, const char *decl_line);
+
 /* Does the decoder's value a match the expected value e of field f (f NULL:
  * compare as integers)? */
 int cf_same(const struct gcspec_field *f, const struct cv *e, const struct cv *a);

@@ -70,5 +70,20 @@ runc --case $NS --tap "$work/tap" -- /bin/false {}
 grep -q 'error reported, which the case does not allow: "the decoder exited with status 1"' "$work/tap"
 ok $? "a decoder that printed no error and exited 1: the runner's error line stands for it" "$work/tap"
 
+# --- speed: a case the declaration skips never starts the decoder ---------------
+cat >"$work/ctfonly.sh" <<X
+#!/bin/sh
+echo started >>"$work/starts"
+echo '{"type":"decoder","name":"ctfonly","formats":["ctf"],"events":[],"codes":false}'
+X
+chmod +x "$work/ctfonly.sh"
+: >"$work/starts"
+runc --prefix y_ --tap "$work/tap" -- "$work/ctfonly.sh" {}
+nctf=$(ls "$corpus/expect" | grep -c '^y_ctf_')
+nother=$(($(ls "$corpus/expect" | grep -c '^y_') - nctf))
+starts=$(wc -l <"$work/starts")
+[ "$starts" = "$nctf" ] && [ "$(grep -c ' # SKIP the decoder does not read this format' "$work/tap")" = "$nother" ]
+ok $? "a CTF-only decoder is started on the $nctf y_ CTF cases only ($starts starts), the $nother others skipped" "$work/out"
+
 echo "1..$n"
 exit $fail
