@@ -126,16 +126,22 @@ static int find_input(const char *corpus, const char *name, char *out, size_t n)
 	return -1;
 }
 
-static void tap_lines(FILE *tap, const char *text)
+/* Each line of text, after lead. */
+static void tap_lines_to(FILE *f, const char *lead, const char *text)
 {
 	const char *p = text;
 
 	while (*p) {
 		size_t n = strcspn(p, "\n");
 
-		fprintf(tap, "# %.*s\n", (int)n, p);
+		fprintf(f, "%s%.*s\n", lead, (int)n, p);
 		p += n + (p[n] == '\n');
 	}
+}
+
+static void tap_lines(FILE *tap, const char *text)
+{
+	tap_lines_to(tap, "# ", text);
 }
 
 static int run_case(struct run *r, const char *name)
@@ -283,8 +289,10 @@ static int run_case(struct run *r, const char *name)
 		}
 		fputs("    </testcase>\n", r->junit_body);
 	}
-	if (state == S_FAIL && !r->quiet)
+	if (state == S_FAIL && !r->quiet) {
 		printf("%sFAIL %s: %s\n", r->progress ? "\r\033[K" : "", name, why);
+		tap_lines_to(stdout, "  ", cr.explain);
+	}
 	if (r->progress) {
 		printf("\r\033[K%u cases, %u failed", r->ntests, r->nfail);
 		fflush(stdout);

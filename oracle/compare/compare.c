@@ -29,6 +29,7 @@
 
 #include "oracle/compare/accept.h"
 #include "oracle/compare/compare.h"
+#include "oracle/compare/compare_explain.h"
 #include "oracle/compare/compare_locate.h"
 #include "oracle/diag.h"
 #include "oracle/output/output.h"
@@ -94,6 +95,12 @@ struct cmp {
 	FILE *held;                /* event differences until the verdict (a temporary file,
 				      so that memory stays flat however many there are) */
 	uint64_t differences, notes, held_total, held_lost, shown, accepted;
+	/* For the explanation of a failure (compare_explain.h): the event the
+	 * case's first required diagnostic is at, what the decoder printed
+	 * for it, the last event it printed, whether a required one was missed. */
+	uint64_t target, last_idx, last_off;
+	char target_got[240], last_name[64];
+	int missed;
 	int not_json;              /* the output is not JSON lines at all */
 	int rejection_accepted;
 	struct or_diag_sink sink;
@@ -659,6 +666,17 @@ static void header_uint(struct cmp *c, uint64_t idx, const struct cv *e, const s
 	}
 }
 
+/* An event line as "NAME {fields}", cut to n bytes, safe for a terminal. */
+static const char *said_event(char *buf, size_t n, const struct cv *a)
+{
+	char fields[200] = "(no fields)", both[280];
+
+	if (cv_get(a, "fields"))
+		cf_text(fields, sizeof fields, NULL, cv_get(a, "fields"));
+	snprintf(both, sizeof both, "%s %s", cv_text(cv_get(a, "name"), "(no name)"), fields);
+	return safe(buf, n, both);
+}
+
 static void take_event(struct cmp *c, const struct cv *a)
 {
 	const struct cv *ix = cv_get(a, "index"), *e;
@@ -675,6 +693,12 @@ static void take_event(struct cmp *c, const struct cv *a)
 		    "\"version\" (and \"index\", when given, a number)");
 		return;
 	}
+	c->last_idx = idx;
+	safe(c->last_name, sizeof c->last_name, cv_text(cv_get(a, "name"), "(no name)"));
+	c->last_off = cv_get(a, "offset") && cv_get(a, "offset")->kind == CV_UINT
+		? cv_get(a, "offset")->u : OR_NO_EVENT;
+	if (idx == c->target && !c->target_got[0])
+		said_event(c->target_got, sizeof c->target_got, a);
 	if (!c->events)
 		return; /* the case's events are not compared */
 	if (idx >= c->events->n) {
@@ -869,12 +893,15 @@ static int judge_diags(struct cmp *c, int report)
 					elsewhere = " (it was reported elsewhere)";
 			put(c, GCSPEC_DIAG_K007, OR_NO_EVENT, "%s%s was not reported%s", code,
 			    where(w, buf, sizeof buf), elsewhere);
+			c->missed = 1;
 		}
 	}
 	if (!c->d.codes) {
-		if (required_error && !any_error && report)
+		if (required_error && !any_error && report) {
 			put(c, GCSPEC_DIAG_K007, OR_NO_EVENT, "the case must be rejected (it holds an "
 			    "error in a reach the decoder checks) but no error was reported");
+			c->missed = 1;
+		}
 		return any_error && (!allowed_error || *c->cls == 'i');
 	}
 	for (size_t k = 0; k < c->nad; k++) {
@@ -1268,6 +1295,49 @@ static void verdict(struct cmp *c)
 		    c->no_provider ? " provider" : "");
 }
 
+/* What a failing case is about and, when a required diagnostic was missed,
+ * what the decoder did there: lines into out (n bytes). */
+static void explain(struct cmp *c, char *out, size_t n)
+{
+	char line[700], file[260], got[600] = "";
+	size_t k = 0;
+	int stopped = 0;
+
+	k += (size_t)snprintf(out, n, "the case: %s\n", ce_case(line, sizeof line, c->ecase));
+	if (!c->missed || k >= n)
+		return;
+	for (size_t i = 0; i < c->nad && !stopped; i++)
+		if (c->ad[i].error) {
+			stopped = 1;
+			snprintf(got, sizeof got, "the decoder reported an error, but not the one "
+				 "required: %s%s\"%s\"", c->ad[i].code, *c->ad[i].code ? " " : "",
+				 c->ad[i].msg);
+		}
+	if (!stopped)
+		snprintf(got, sizeof got, "the decoder accepted it: %" PRIu64 " events printed, "
+			 "no error", c->nactual);
+	k += (size_t)snprintf(out + k, n - k, "%s", got);
+	if (k < n && c->target != OR_NO_EVENT) {
+		const struct cv *e = c->events && c->target < c->events->n
+			? &c->events->item[c->target] : NULL;
+
+		if (e)
+			k += (size_t)snprintf(out + k, n - k, "; event %" PRIu64 " in the file: %s",
+					      c->target, said_event(file, sizeof file, e));
+		if (k < n)
+			k += (size_t)snprintf(out + k, n - k, "; %s%s", c->target_got[0]
+					      ? "the decoder printed it as " : "the decoder did not "
+					      "print that event", c->target_got);
+	} else if (k < n && c->nactual) {
+		k += (size_t)snprintf(out + k, n - k, "; the last event it printed: %" PRIu64
+				      " %s", c->last_idx, c->last_name);
+		if (k < n && c->last_off != OR_NO_EVENT)
+			k += (size_t)snprintf(out + k, n - k, " at byte %" PRIu64, c->last_off);
+	}
+	if (k < n)
+		snprintf(out + k, n - k, "\n");
+}
+
 static void summary(struct cmp *c, const char *result)
 {
 	if (c->json) {
@@ -1402,6 +1472,15 @@ int or_compare_case(const struct or_compare_opts *o, const char *expected, FILE 
 	if (load_case(c, expected, o->root) < 0)
 		goto out;
 	snprintf(r->cls, sizeof r->cls, "%s", c->cls);
+	c->target = OR_NO_EVENT;
+	for (size_t i = 0; c->ediags && c->ediags->kind == CV_ARRAY && i < c->ediags->n; i++) {
+		const struct cv *w = &c->ediags->item[i], *must = cv_get(w, "must");
+
+		if (must && must->kind == CV_BOOL && must->u && cv_get(w, "event")) {
+			c->target = cv_get(w, "event")->u;
+			break;
+		}
+	}
 	if (!in) {
 		print_case(c);
 		rc = 0;
@@ -1425,6 +1504,15 @@ int or_compare_case(const struct or_compare_opts *o, const char *expected, FILE 
 	}
 	verdict(c);
 	rc = c->differences ? 1 : 0;
+	if (rc) {
+		explain(c, r->explain, sizeof r->explain);
+		for (const char *p = r->explain; !c->json && *p;) {
+			size_t len = strcspn(p, "\n");
+
+			fprintf(c->out, "%s: %.*s\n", c->case_name, (int)len, p);
+			p += len + (p[len] == '\n');
+		}
+	}
 	summary(c, rc ? "FAIL" : "pass");
 	snprintf(r->result, sizeof r->result, "%s", rc ? "FAIL" : "pass");
 out:

@@ -39,6 +39,8 @@ struct or_compare_result {
 	int rejected;             /* the decoder reported an error */
 	int rejection_accepted;   /* a y_ case rejected, as the accepted differences list */
 	uint64_t differences, accepted, events, compared;
+	char explain[1200];       /* a failure: the case's fault and, for a missed
+				     diagnostic, what the decoder did there; lines */
 };
 
 /* One case: EXPECTED (a corpus/expect/NAME.cbor) against the decoder's output

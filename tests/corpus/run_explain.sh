@@ -70,6 +70,40 @@ runc --case $NS --tap "$work/tap" -- /bin/false {}
 grep -q 'error reported, which the case does not allow: "the decoder exited with status 1"' "$work/tap"
 ok $? "a decoder that printed no error and exited 1: the runner's error line stands for it" "$work/tap"
 
+# --- a failing case names its fault, and what the decoder did there ---------------
+# A decoder that never rejects anything: gcoracle's events without its diagnostics.
+cat >"$work/lenient.sh" <<X
+#!/bin/sh
+"$oracle" --json "\$1" | grep -v '"type":"diag"'
+exit 0
+X
+chmod +x "$work/lenient.sh"
+NC=n_nettrace_v5_container_undefined_metadata
+runc --case $NS --case $NC -- "$work/lenient.sh" {}
+# What index.json says of each case, as the explanation must say it.
+$PYTHON3 - "$corpus/index.json" $NS $NC >"$work/want" <<'PY'
+import json, sys
+cases = {c["name"]: c for c in json.load(open(sys.argv[1]))["cases"]}
+for name in sys.argv[2:]:
+    c = cases[name]
+    w = next(d for d in c["diagnostics"] if d["must"])
+    at = " at event %d" % w["event"] if "event" in w else " at byte %d" % w["offset"]
+    print("  the case: n_, must be rejected: fault %s (reach %s): %s; must raise %s (%s)%s"
+          % (",".join(c["faults"]), ",".join(c["reaches"]), c["description"], w["code"],
+             w["severity"], at))
+PY
+grep -qxF "$(sed -n 1p "$work/want")" "$work/out" && grep -qF "$(sed -n 2p "$work/want")" "$work/out"
+ok $? "each failing case names its class, fault, reach, description, code and place" "$work/out"
+grep -q "^  the decoder accepted it: [0-9]* events printed, no error; event 62 in the file: GCStart_V2 {.*\"Type\":1.*}; the decoder printed it as GCStart_V2 {.*\"Type\":1.*}\$" "$work/out"
+ok $? "a missed rejection says what the file held at the fault and what the decoder printed there" "$work/out"
+grep -q "^  the decoder accepted it: [0-9]* events printed, no error; the last event it printed: [0-9]* [A-Za-z0-9_]* at byte [0-9]*\$" "$work/out"
+ok $? "a missed rejection of a container fault says the decoder accepted it" "$work/out"
+"$oracle" --json "$corpus/cases/$NS.nettrace" 2>/dev/null | grep -v '"type":"diag"' |
+	sed '/"index":62,/s/,"fields":{[^}]*}//' >"$work/nofields"
+"$oracle" compare "$corpus/expect/$NS.cbor" "$work/nofields" >"$work/got" 2>&1
+[ $? = 1 ] && grep -q "the decoder printed it as GCStart_V2 (no fields)\$" "$work/got"
+ok $? "an event printed without fields at the fault is said so (exit 1, no crash)" "$work/got"
+
 # --- speed: a case the declaration skips never starts the decoder ---------------
 cat >"$work/ctfonly.sh" <<X
 #!/bin/sh
