@@ -16,7 +16,8 @@
  *                                                     what --print writes)
  *
  * Events are matched by "index" (the 0-based position of the event record
- * in the file), or by their order when the decoder gives none. Event
+ * in the file), or by their order when the decoder gives none; an event
+ * left out or added before the rest is found as a shift (compare_shift.h). Event
  * differences are held back until the diagnostics are known, because an
  * i_ case the decoder rejected is not compared event by event.
  */
@@ -31,6 +32,7 @@
 #include "oracle/compare/compare.h"
 #include "oracle/compare/compare_explain.h"
 #include "oracle/compare/compare_locate.h"
+#include "oracle/compare/compare_shift.h"
 #include "oracle/diag.h"
 #include "oracle/output/output.h"
 
@@ -99,6 +101,11 @@ struct cmp {
 	 * case's first required diagnostic is at, what the decoder printed
 	 * for it, the last event it printed, whether a required one was missed. */
 	uint64_t target, last_idx, last_off;
+	/* Index shifts (compare_shift.h): the file's event for the decoder's
+	 * index i is i + shift; an event that did not fit is held back. */
+	int64_t shift;
+	struct cv *pending;
+	uint64_t pending_at, pending_idx;
 	char target_got[240], last_name[64];
 	int missed;
 	int not_json;              /* the output is not JSON lines at all */
@@ -677,30 +684,17 @@ static const char *said_event(char *buf, size_t n, const struct cv *a)
 	return safe(buf, n, both);
 }
 
-static void take_event(struct cmp *c, const struct cv *a)
+/* The decoder's event a as the file's event idx. */
+static void compare_at(struct cmp *c, const struct cv *a, uint64_t idx)
 {
-	const struct cv *ix = cv_get(a, "index"), *e;
-	uint64_t idx = ix && ix->kind == CV_UINT ? ix->u : c->ordinal;
+	const struct cv *e;
 	const char *ename, *aname;
 	const struct gcspec_event *sp;
 	int supported;
 	char sbuf[120];
 
-	c->ordinal++;
-	c->nactual++;
-	if (!cv_get(a, "id") || !cv_get(a, "version") || (ix && ix->kind != CV_UINT)) {
-		put(c, GCSPEC_DIAG_K012, OR_NO_EVENT, "an event line needs numbers \"id\" and "
-		    "\"version\" (and \"index\", when given, a number)");
-		return;
-	}
-	c->last_idx = idx;
-	safe(c->last_name, sizeof c->last_name, cv_text(cv_get(a, "name"), "(no name)"));
-	c->last_off = cv_get(a, "offset") && cv_get(a, "offset")->kind == CV_UINT
-		? cv_get(a, "offset")->u : OR_NO_EVENT;
 	if (idx == c->target && !c->target_got[0])
 		said_event(c->target_got, sizeof c->target_got, a);
-	if (!c->events)
-		return; /* the case's events are not compared */
 	if (idx >= c->events->n) {
 		hold(c, GCSPEC_DIAG_K002, idx, -1, "", "the case holds %zu events; this one is extra",
 		     c->events->n);
@@ -738,6 +732,111 @@ static void take_event(struct cmp *c, const struct cv *a)
 	c->compared++;
 	if (sp && cv_get(e, "fields"))
 		compare_fields(c, idx, sp, cv_get(e, "fields"), cv_get(a, "fields"));
+}
+
+/* The file's events [from, from + k) are not in the decoder's output and
+ * its later events are k places off: one difference, for the events it
+ * had to print (compare_shift.h). */
+static void missing_run(struct cmp *c, uint64_t from, unsigned k)
+{
+	unsigned owed = 0;
+	uint64_t first = OR_NO_EVENT;
+
+	for (uint64_t i = from; i < from + k; i++) {
+		const char *name = cv_text(cv_get(&c->events->item[i], "name"), "");
+
+		if (c->seen[i] || !supports_event(c, name))
+			continue; /* counted as unsupported in the verdict */
+		c->seen[i] = 1;
+		if (accepted(c, AC_MISSING_EVENT, name, NULL))
+			continue;
+		owed++;
+		if (first == OR_NO_EVENT)
+			first = i;
+	}
+	if (!owed)
+		return;
+	if (k == 1)
+		hold(c, GCSPEC_DIAG_K001, first, AC_MISSING_EVENT, "-", "missing event at index %"
+		     PRIu64 " (shifted by one): the decoder's later events are compared with the "
+		     "file's next ones", first);
+	else
+		hold(c, GCSPEC_DIAG_K001, first, AC_MISSING_EVENT, "-", "missing events at index %"
+		     PRIu64 " to %" PRIu64 " (shifted by %u): the decoder's later events are "
+		     "compared with the file's %u places on", from, from + k - 1, k, k);
+}
+
+/* Where the file's event for the decoder's index idx is, after the shifts
+ * found so far; OR_NO_EVENT before the start. */
+static uint64_t shifted(const struct cmp *c, uint64_t idx)
+{
+	return c->shift < 0 && idx < (uint64_t)-c->shift ? OR_NO_EVENT : idx + (uint64_t)c->shift;
+}
+
+/* The event held back because it did not fit its place, now that the next
+ * one (a, for the file's event ae) is known: a run of missing events before
+ * it, an extra event, or neither (it is compared where it is). */
+static void settle_pending(struct cmp *c, const struct cv *a, uint64_t idx)
+{
+	struct cv *p = c->pending;
+	uint64_t pe = c->pending_at, ae = shifted(c, idx), n = c->events->n;
+	unsigned k = 0;
+
+	c->pending = NULL;
+	if (a && pe < n && ae < n)
+		k = cs_missing(c->events, pe, p, ae, a);
+	if (k) {
+		missing_run(c, pe, k);
+		c->shift += k;
+		compare_at(c, p, pe + k);
+	} else if (a && pe < n && !c->seen[pe] && cs_same(&c->events->item[pe], a)) {
+		char sbuf[80];
+
+		hold(c, GCSPEC_DIAG_K002, OR_NO_EVENT, -1, "", "extra event at index %" PRIu64
+		     " (shifted by one): the decoder's %s is not in the file there; its later "
+		     "events are compared with the file's from index %" PRIu64, c->pending_idx,
+		     safe(sbuf, sizeof sbuf, cv_text(cv_get(p, "name"), "(no name)")), pe);
+		c->shift = (int64_t)pe - (int64_t)idx;
+	} else if (pe != OR_NO_EVENT) {
+		compare_at(c, p, pe);
+	} else {
+		hold(c, GCSPEC_DIAG_K002, OR_NO_EVENT, -1, "", "extra event at index %" PRIu64
+		     " (before the file's first)", c->pending_idx);
+	}
+	cv_free(p);
+}
+
+/* Returns 1 when it keeps a (held back until the next event says where it
+ * belongs), 0 when the caller may free it. */
+static int take_event(struct cmp *c, struct cv *a)
+{
+	const struct cv *ix = cv_get(a, "index");
+	uint64_t idx = ix && ix->kind == CV_UINT ? ix->u : c->ordinal, at;
+
+	c->ordinal++;
+	c->nactual++;
+	if (!cv_get(a, "id") || !cv_get(a, "version") || (ix && ix->kind != CV_UINT)) {
+		put(c, GCSPEC_DIAG_K012, OR_NO_EVENT, "an event line needs numbers \"id\" and "
+		    "\"version\" (and \"index\", when given, a number)");
+		return 0;
+	}
+	c->last_idx = idx;
+	safe(c->last_name, sizeof c->last_name, cv_text(cv_get(a, "name"), "(no name)"));
+	c->last_off = cv_get(a, "offset") && cv_get(a, "offset")->kind == CV_UINT
+		? cv_get(a, "offset")->u : OR_NO_EVENT;
+	if (!c->events)
+		return 0; /* the case's events are not compared */
+	if (c->pending)
+		settle_pending(c, a, idx);
+	at = shifted(c, idx);
+	if (at < c->events->n && !c->seen[at] && cs_same(&c->events->item[at], a)) {
+		compare_at(c, a, at);
+		return 0;
+	}
+	c->pending = a;
+	c->pending_at = at;
+	c->pending_idx = idx;
+	return 1;
 }
 
 /* --- diagnostics ------------------------------------------------------------------ */
@@ -1121,8 +1220,10 @@ static int read_actual(struct cmp *c, FILE *in)
 			}
 		}
 		type = cv_text(cv_get(v, "type"), "");
-		if (strcmp(type, "event") == 0)
-			take_event(c, v);
+		if (strcmp(type, "event") == 0) {
+			if (take_event(c, v))
+				v = NULL;
+		}
 		else if (strcmp(type, "diag") == 0 || strcmp(type, "error") == 0)
 			take_diag(c, v, strcmp(type, "error") == 0);
 		else if (strcmp(type, "decoder") == 0) {
@@ -1502,6 +1603,8 @@ int or_compare_case(const struct or_compare_opts *o, const char *expected, FILE 
 		summary(c, "error");
 		goto out;
 	}
+	if (c->pending)
+		settle_pending(c, NULL, 0);
 	verdict(c);
 	rc = c->differences ? 1 : 0;
 	if (rc) {
@@ -1529,6 +1632,7 @@ out:
 	cv_free(c->edoc);
 	cv_free(c->d.formats);
 	cv_free(c->d.events);
+	cv_free(c->pending);
 	free(c->seen);
 	free(c->ad);
 	if (c->held)

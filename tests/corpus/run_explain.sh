@@ -104,6 +104,37 @@ ok $? "a missed rejection of a container fault says the decoder accepted it" "$w
 [ $? = 1 ] && grep -q "the decoder printed it as GCStart_V2 (no fields)\$" "$work/got"
 ok $? "an event printed without fields at the fault is said so (exit 1, no crash)" "$work/got"
 
+# --- an index shift is one difference ------------------------------------------
+# A decoder that numbers its own events: one event left out (or one too many)
+# puts every later one a place off. Realistic case, event 40 of 123.
+$PYTHON3 - "$work/y" "$work" <<'PY'
+import re, sys
+lines = open(sys.argv[1]).read().split("\n")
+ev = [l for l in lines if '"type":"event"' in l]
+rest = [l for l in lines if l and '"type":"event"' not in l]
+def write(name, evs, index=True):
+    out = [re.sub(r'"index":\d+,', '"index":%d,' % i if index else "", l) for i, l in enumerate(evs)]
+    open(sys.argv[2] + "/" + name, "w").write("\n".join(out + rest) + "\n")
+write("drop", ev[:40] + ev[41:])
+write("drop-noindex", ev[:40] + ev[41:], index=False)
+write("drop3", ev[:40] + ev[43:])
+write("extra", ev[:40] + [ev[10]] + ev[40:])
+PY
+shift_check() {
+	"$oracle" compare --max 0 "$corpus/expect/$Y.cbor" "$work/$1" >"$work/got" 2>&1
+	rc=$?
+	[ $rc = 1 ] && [ "$(grep -c ' error: ' "$work/got")" = 1 ] && grep -q "$2" "$work/got"
+	ok $? "$3" "$work/got"
+}
+shift_check drop 'GC-K001 error: event 40 .*: missing event at index 40 (shifted by one)' \
+	"an event left out and the rest renumbered: exactly one 'missing event at index 40 (shifted by one)'"
+shift_check drop-noindex 'GC-K001 error: event 40 .*: missing event at index 40 (shifted by one)' \
+	"the same without indices: one difference"
+shift_check drop3 'GC-K001 error: event 40 .*: missing events at index 40 to 42 (shifted by 3)' \
+	"three events left out: one difference naming them"
+shift_check extra 'GC-K002 error: extra event at index 40 (shifted by one)' \
+	"an extra event and the rest renumbered: exactly one 'extra event'"
+
 # --- speed: a case the declaration skips never starts the decoder ---------------
 cat >"$work/ctfonly.sh" <<X
 #!/bin/sh
