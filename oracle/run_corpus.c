@@ -292,6 +292,7 @@ static int run_case(struct run *r, const char *name)
 	if (state == S_FAIL && !r->quiet) {
 		printf("%sFAIL %s: %s\n", r->progress ? "\r\033[K" : "", name, why);
 		tap_lines_to(stdout, "  ", cr.explain);
+		tap_lines_to(stdout, "  ", cr.groups);
 	}
 	if (r->progress) {
 		printf("\r\033[K%u cases, %u failed", r->ntests, r->nfail);

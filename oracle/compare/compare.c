@@ -31,12 +31,15 @@
 #include "oracle/compare/accept.h"
 #include "oracle/compare/compare.h"
 #include "oracle/compare/compare_explain.h"
+#include "oracle/compare/compare_group.h"
 #include "oracle/compare/compare_locate.h"
 #include "oracle/compare/compare_shift.h"
 #include "oracle/diag.h"
 #include "oracle/output/output.h"
 
 #define MAX_SHOWN 40          /* differences printed per case by default; all are counted */
+#define SHOWN_GROUPS 20       /* kinds of difference listed after the first --max */
+#define RESULT_GROUPS 5       /* kinds in or_compare_result.groups (gcoracle run's screen) */
 /* What a case can need bounds what is read: one event of at most 64 KiB
  * of payload is a JSON line of about a MiB at worst (a byte per field,
  * every field named); the largest corpus case file is about 300 KiB. A
@@ -108,6 +111,8 @@ struct cmp {
 	uint64_t pending_at, pending_idx;
 	char target_got[240], last_name[64];
 	int missed;
+	struct cg_list groups;     /* every difference, by kind */
+	int more_said;             /* the "... and N more" line is printed */
 	int not_json;              /* the output is not JSON lines at all */
 	int rejection_accepted;
 	struct or_diag_sink sink;
@@ -202,6 +207,9 @@ static void vput(struct cmp *c, unsigned code, uint64_t event, int kind, const c
 		c->notes++;
 	or_report_to(&c->sink, code, event, 0, *name ? name : NULL, "%s", msg);
 	if (gcspec_diags[code].severity == GCSPEC_ERROR) {
+		char sbuf[sizeof c->groups.g[0].example + 8];
+
+		cg_add(&c->groups, code, name, field, event, safe(sbuf, sizeof sbuf, msg));
 		if (!c->json && c->max && c->shown >= c->max)
 			return;
 		c->shown++;
@@ -1451,7 +1459,7 @@ static void summary(struct cmp *c, const char *result)
 			c->differences, c->accepted);
 		return;
 	}
-	if (c->differences > c->shown)
+	if (c->differences > c->shown && !c->more_said)
 		fprintf(c->out, "%s: ... and %" PRIu64 " more differences (--max 0 shows all)\n",
 			c->case_name, c->differences - c->shown);
 	fprintf(c->out, "%s: %s: ", c->case_name, result);
@@ -1608,6 +1616,22 @@ int or_compare_case(const struct or_compare_opts *o, const char *expected, FILE 
 	verdict(c);
 	rc = c->differences ? 1 : 0;
 	if (rc) {
+		FILE *m = fmemopen(r->groups, sizeof r->groups, "w");
+
+		if (m) {
+			cg_print(m, "", &c->groups, RESULT_GROUPS);
+			fclose(m);
+		}
+		if (!c->json && c->differences > c->shown) {
+			char lead[300];
+
+			fprintf(c->out, "%s: ... and %" PRIu64 " more differences (--max 0 shows all); "
+				"all %" PRIu64 " by kind:\n", c->case_name, c->differences - c->shown,
+				c->differences);
+			snprintf(lead, sizeof lead, "%s: ", c->case_name);
+			cg_print(c->out, lead, &c->groups, SHOWN_GROUPS);
+			c->more_said = 1;
+		}
 		explain(c, r->explain, sizeof r->explain);
 		for (const char *p = r->explain; !c->json && *p;) {
 			size_t len = strcspn(p, "\n");

@@ -41,6 +41,8 @@ struct or_compare_result {
 	uint64_t differences, accepted, events, compared;
 	char explain[1200];       /* a failure: the case's fault and, for a missed
 				     diagnostic, what the decoder did there; lines */
+	char groups[1400];        /* a failure: its most frequent kinds of difference
+				     (code, event-version, field), count and example; lines */
 };
 
 /* One case: EXPECTED (a corpus/expect/NAME.cbor) against the decoder's output

@@ -135,6 +135,25 @@ shift_check drop3 'GC-K001 error: event 40 .*: missing events at index 40 to 42 
 shift_check extra 'GC-K002 error: extra event at index 40 (shifted by one)' \
 	"an extra event and the rest renumbered: exactly one 'extra event'"
 
+# --- differences grouped by (code, event-version, field) -------------------------
+sed 's/"ClrInstanceID":8/"ClrInstanceID":9/' "$work/y" >"$work/clr"
+"$oracle" compare --max 5 "$corpus/expect/$Y.cbor" "$work/clr" >"$work/got" 2>&1
+total=$(sed -n 's/.*; \([0-9]*\) differences$/\1/p' "$work/got")
+sum=$(sed -n "s/^$Y: *\([0-9]*\) GC-K004 [A-Za-z0-9_]* ClrInstanceID, e\.g\. event [0-9]*: field ClrInstanceID: expected 8, got 9.*/\1/p" "$work/got" | awk '{ s += $1 } END { print s + 0 }')
+[ "$(grep -c ': GC-K004 error: ' "$work/got")" = 5 ] &&
+	grep -q "^$Y: \.\.\. and $((total - 5)) more differences (--max 0 shows all); all $total by kind:\$" "$work/got" &&
+	[ "$sum" = "$total" ]
+ok $? "the first --max 5 in full, then all $total by (code, event-version, field) with counts summing to them ($sum) and an example each" "$work/got"
+cat >"$work/clr.sh" <<X
+#!/bin/sh
+"$oracle" --json "\$1" | sed 's/"ClrInstanceID":8/"ClrInstanceID":9/'
+X
+chmod +x "$work/clr.sh"
+runc --case $Y -- "$work/clr.sh" {}
+[ "$(grep -c '^  *[0-9]* GC-K004 [A-Za-z0-9_]* ClrInstanceID, e\.g\. event' "$work/out")" = 5 ] &&
+	grep -q '^ *\.\.\. and [0-9]* more kinds$' "$work/out"
+ok $? "gcoracle run prints the five most frequent kinds under the FAIL line" "$work/out"
+
 # --- speed: a case the declaration skips never starts the decoder ---------------
 cat >"$work/ctfonly.sh" <<X
 #!/bin/sh
