@@ -7,8 +7,9 @@
  * A case fails when compare finds differences, when the decoder crashes or
  * times out (any case), or exits non-zero on a y_ case (unless the accepted
  * differences list the rejection). A non-zero exit on an n_ or i_ case is a
- * rejection: when the decoder printed no error line, one is added for it, so
- * that a decoder that only accepts or rejects is judged by its exit status.
+ * rejection: when the decoder printed no error (compare's reading of its
+ * lines), one is added for it, so that a decoder that only accepts or
+ * rejects is judged by its exit status.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -63,6 +64,7 @@ struct run {
 	char failed[20][96];
 	char bail[512];             /* why the run stopped early ("": a generic reason) */
 	unsigned nfailed_names;
+	char *decl;                 /* the decoder's "decoder" line, from the first case with one */
 };
 
 static int container_of(const char *name)
@@ -114,19 +116,6 @@ static int find_input(const char *corpus, const char *name, char *out, size_t n)
 	return -1;
 }
 
-/* Has the decoder's output an error line? (Cheap: a substring test is
- * enough to decide whether to add one; compare reads it properly.) */
-static int has_error_line(FILE *f)
-{
-	char line[4096];
-	int found = 0;
-
-	rewind(f);
-	while (!found && fgets(line, sizeof line, f))
-		found = strstr(line, "\"type\":\"error\"") || strstr(line, "\"severity\":\"error\"");
-	return found;
-}
-
 /* The first lines of the decoder's standard error, for the report of a
  * failure: at most 5 lines of 200 bytes, each "stderr: " and the line with
  * control bytes (NUL too) and bytes that are not UTF-8 as \xNN. */
@@ -152,6 +141,20 @@ static char *stderr_excerpt(FILE *ef)
 	return text;
 }
 
+/* Each line of text after lead, escaped: it holds what the decoder printed,
+ * which must not reach a terminal raw. */
+static void print_lines(FILE *f, const char *lead, const char *text)
+{
+	while (*text) {
+		size_t n = strcspn(text, "\n");
+
+		fputs(lead, f);
+		rr_escape(f, text, n, 0);
+		fputc('\n', f);
+		text += n + (text[n] == '\n');
+	}
+}
+
 static int run_case(struct run *r, const char *name)
 {
 	char input[4096], expect[4096], outp[128], errp[128], why[480] = "", label[300];
@@ -173,16 +176,31 @@ static int run_case(struct run *r, const char *name)
 	}
 	out = open(outp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	err = open(errp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (out < 0 || err < 0 || !(argv = iso_argv(r->cmd, input))) {
+	if (out < 0 || err < 0) {
 		fprintf(stderr, "gcoracle run: %s: %s\n", gc_esc(r->tmpdir), strerror(errno));
 		goto fatal;
 	}
-	if (iso_run(argv, &r->lim, out, err, &ir) < 0) {
-		fprintf(stderr, "gcoracle run: cannot run %s: %s\n", gc_esc(r->cmd[0]), strerror(errno));
-		free(argv);
+	if (r->decl && or_compare_declared_skip(expect, r->decl)) {
+		/* The declaration already says the case is skipped: what the
+		 * decoder would print of it is its declaration, so that is its
+		 * output, and it is never started (gcoracle-run(1)). */
+		memset(&ir, 0, sizeof ir);
+		ir.verdict = ISO_EXIT;
+		if (write(out, r->decl, strlen(r->decl)) < 0 || write(out, "\n", 1) < 0) {
+			fprintf(stderr, "gcoracle run: %s: %s\n", gc_esc(outp), strerror(errno));
+			goto fatal;
+		}
+	} else if (!(argv = iso_argv(r->cmd, input))) {
+		fprintf(stderr, "gcoracle run: out of memory\n");
 		goto fatal;
+	} else {
+		if (iso_run(argv, &r->lim, out, err, &ir) < 0) {
+			fprintf(stderr, "gcoracle run: cannot run %s: %s\n", gc_esc(r->cmd[0]), strerror(errno));
+			free(argv);
+			goto fatal;
+		}
+		free(argv);
 	}
-	free(argv);
 	if (ir.left) {
 		/* Containment did not hold: say so, and fail the case. */
 		fprintf(stderr, "gcoracle run: %s: %ld process%s the decoder started could not be "
@@ -201,7 +219,14 @@ static int run_case(struct run *r, const char *name)
 		goto fatal;
 	}
 	out = -1;
-	if (ir.verdict == ISO_EXIT && ir.code != 0 && !has_error_line(of))
+	if (!r->decl && ir.verdict == ISO_EXIT) {
+		rewind(of);
+		r->decl = or_compare_decl_line(of);
+	}
+	/* Only when the decoder printed no error of its own (gcoracle-run(1)). */
+	rewind(of);
+	if (ir.verdict == ISO_EXIT && ir.code != 0 && !or_compare_has_error(of) &&
+	    fseek(of, 0, SEEK_END) == 0)
 		fprintf(of, "{\"type\":\"error\",\"message\":\"the decoder exited with status %d\"}\n",
 			ir.code);
 	fflush(of);
@@ -283,8 +308,11 @@ static int run_case(struct run *r, const char *name)
 		}
 		fputs("    </testcase>\n", r->junit_body);
 	}
-	if (state == S_FAIL && !r->quiet)
+	if (state == S_FAIL && !r->quiet) {
 		printf("%sFAIL %s: %s\n", r->progress ? "\r\033[K" : "", name, why);
+		print_lines(stdout, "  ", cr.explain);
+		print_lines(stdout, "  ", cr.groups);
+	}
 	if (r->progress) {
 		printf("\r\033[K%u cases, %u failed", r->ntests, r->nfail);
 		fflush(stdout);
@@ -336,8 +364,16 @@ static void summary(struct run *r, unsigned unused)
 	}
 	for (unsigned i = 0; i < r->nfailed_names; i++)
 		printf("failed: %s\n", r->failed[i]);
-	if (r->nfail > r->nfailed_names)
-		printf("failed: ... and %u more\n", r->nfail - r->nfailed_names);
+	if (r->ncases_failed > r->nfailed_names)
+		printf("failed: ... and %u more\n", r->ncases_failed - r->nfailed_names);
+	for (size_t i = 0; r->ac && i < r->ac->n; i++) {
+		char why[300];
+
+		if (!r->ac->e[i].hits)
+			printf("unused: %s:%u: %s %s %s: %s\n", r->ac->path, r->ac->e[i].line,
+			       ac_kind_name(r->ac->e[i].kind), r->ac->e[i].event, r->ac->e[i].field,
+			       ac_unused_why(&r->ac->e[i], why, sizeof why));
+	}
 	if (r->ac) {
 		uint64_t acc = 0;
 
@@ -351,14 +387,19 @@ static void summary(struct run *r, unsigned unused)
 			       r->allow_unused ? "" : or_diag_code(GCSPEC_DIAG_K018));
 		putchar('\n');
 	}
-	printf("%u cases: %u passed, %u failed, %u skipped\n", r->ncases,
+	printf("%u cases: %u passed, %u failed, %u skipped", r->ncases,
 	       r->ncases - r->ncases_failed - r->nskip, r->ncases_failed, r->nskip);
+	if (unused && !r->allow_unused)
+		printf("; the run fails: %u accepted-differences entr%s accepted nothing (unused: above)",
+		       unused, unused == 1 ? "y" : "ies");
+	putchar('\n');
 }
 
 /* Entries that accepted nothing over the run: one more test. */
 static unsigned check_unused(struct run *r)
 {
 	unsigned unused = 0;
+	char why[300];
 
 	for (size_t i = 0; r->ac && i < r->ac->n; i++)
 		unused += r->ac->e[i].hits == 0;
@@ -373,10 +414,10 @@ static unsigned check_unused(struct run *r)
 			const struct ac_entry *e = &r->ac->e[i];
 
 			if (!e->hits)
-				fprintf(r->tap, "# %s %s:%u: %s %s %s accepted nothing: the decoder "
-					"no longer has this difference; remove the entry\n",
-					or_diag_code(GCSPEC_DIAG_K018), r->ac->path,
-					e->line, ac_kind_name(e->kind), e->event, e->field);
+				fprintf(r->tap, "# %s %s:%u: %s %s %s accepted nothing: %s in the "
+					"%u cases of this run\n", or_diag_code(GCSPEC_DIAG_K018),
+					r->ac->path, e->line, ac_kind_name(e->kind), e->event,
+					e->field, ac_unused_why(e, why, sizeof why), r->ncases);
 			else if (!r->quiet)
 				fprintf(r->tap, "# %s:%u: %s %s %s%s%s: %" PRIu64 " differences in %"
 					PRIu64 " cases\n", r->ac->path, e->line, ac_kind_name(e->kind),
@@ -398,6 +439,8 @@ static unsigned check_unused(struct run *r)
 					rr_xml_text(r->junit_body, r->ac->e[i].event);
 					fputc(' ', r->junit_body);
 					rr_xml_text(r->junit_body, r->ac->e[i].field);
+					fputs(": ", r->junit_body);
+					rr_xml_text(r->junit_body, ac_unused_why(&r->ac->e[i], why, sizeof why));
 					fputc('\n', r->junit_body);
 				}
 			fputs("</failure>\n", r->junit_body);
@@ -676,5 +719,6 @@ out:
 		free(ents[i]);
 	free(ents);
 	ac_free(r.ac);
+	free(r.decl);
 	return rc;
 }

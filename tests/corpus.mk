@@ -16,6 +16,11 @@ EXTRA_DIST += tests/corpus/run_sandbox.sh tests/corpus/run_decl.sh
 TESTS += tests/corpus/signed_view.sh
 EXTRA_DIST += tests/corpus/signed_view.sh
 
+# Failures that explain themselves: accept entries without traps, the fault of a
+# failing case named, differences grouped, an index shift reported once.
+TESTS += tests/corpus/run_explain.sh
+EXTRA_DIST += tests/corpus/run_explain.sh
+
 # The worked example: a decoder written as an outsider would (it includes
 # nothing of gcconform), checking itself against the corpus.
 check_PROGRAMS += tests/corpus/tinydec

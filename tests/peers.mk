@@ -27,6 +27,11 @@ check-peers: all
 	@! grep -q '^:test-result: \(FAIL\|ERROR\|XPASS\)' tests/peers/traceevent_peer.trs \
 		tests/peers/traceevent_accept.trs tests/peers/te_findings.trs
 CHECK_ALL_EXTRA += check-peers
+
+# babeltrace2 2.0.4 with its accepted differences over every y_ CTF case: a
+# second or so, so in `make check` (it skips, saying why, without python3-bt2).
+TESTS += tests/peers/babeltrace2_accept.sh
+EXTRA_DIST += tests/peers/babeltrace2_accept.sh
 .PHONY: check-peers
 
 # The peer table (docs/peers.md, "The peer table"): every corpus case through every

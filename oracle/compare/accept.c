@@ -264,3 +264,47 @@ void ac_end_case(struct ac_list *l)
 		l->e[i].case_hits = 0;
 	}
 }
+
+/* Says what did not happen for an entry that accepted nothing: the kind of
+ * difference it is about, on the events and fields it names. */
+const char *ac_unused_why(const struct ac_entry *e, char *buf, size_t n)
+{
+	switch (e->kind) {
+	case AC_NAME:
+		if (e->alias)
+			snprintf(buf, n, "no event matching %s printed its field %s as %s", e->event,
+				 e->field, e->alias);
+		else
+			snprintf(buf, n, "no event matching %s was printed under another name",
+				 e->event);
+		break;
+	case AC_COMPUTED:
+		snprintf(buf, n, "no event matching %s printed a field matching %s that no version "
+			 "of the event has", e->event, e->field);
+		break;
+	case AC_ABSENT_FIELD:
+		snprintf(buf, n, "no event matching %s printed a field matching %s that only another "
+			 "version of the event has", e->event, e->field);
+		break;
+	case AC_MISSING_FIELD:
+		snprintf(buf, n, "no event matching %s was printed without a field matching %s",
+			 e->event, e->field);
+		break;
+	case AC_SIGNED_VIEW:
+		snprintf(buf, n, "no field matching %s of an event matching %s was printed as the "
+			 "signed view of its unsigned value", e->field, e->event);
+		break;
+	case AC_VALUE:
+		snprintf(buf, n, "no field matching %s of an event matching %s was printed with a "
+			 "value other than the expected one", e->field, e->event);
+		break;
+	case AC_MISSING_EVENT:
+		snprintf(buf, n, "no event matching %s was left out or printed without its fields",
+			 e->event);
+		break;
+	default:
+		snprintf(buf, n, "the decoder rejected no valid case matching %s", e->event);
+		break;
+	}
+	return buf;
+}

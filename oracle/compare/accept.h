@@ -64,5 +64,8 @@ int ac_is_alias(const struct ac_list *l, const char *event, const char *name);
 void ac_end_case(struct ac_list *l);
 
 const char *ac_kind_name(enum ac_kind k);
+/* What did not happen, for an entry that accepted nothing ("no event
+ * matching GCStart_V2 was ..."), into buf; returns buf. */
+const char *ac_unused_why(const struct ac_entry *e, char *buf, size_t n);
 
 #endif

@@ -16,7 +16,8 @@
  *                                                     what --print writes)
  *
  * Events are matched by "index" (the 0-based position of the event record
- * in the file), or by their order when the decoder gives none. Event
+ * in the file), or by their order when the decoder gives none; an event
+ * left out or added before the rest is found as a shift (compare_shift.h). Event
  * differences are held back until the diagnostics are known, because an
  * i_ case the decoder rejected is not compared event by event.
  */
@@ -30,13 +31,18 @@
 
 #include "oracle/compare/accept.h"
 #include "oracle/compare/compare.h"
+#include "oracle/compare/compare_explain.h"
+#include "oracle/compare/compare_group.h"
 #include "oracle/compare/compare_locate.h"
+#include "oracle/compare/compare_shift.h"
 #include "oracle/compare/decl.h"
 #include "oracle/diag.h"
 #include "oracle/output/output.h"
 #include "util/esc.h"
 
 #define MAX_SHOWN 40          /* differences printed per case by default; all are counted */
+#define SHOWN_GROUPS 20       /* kinds of difference listed after the first --max */
+#define RESULT_GROUPS 5       /* kinds in or_compare_result.groups (gcoracle run's screen) */
 /* What a case can need bounds what is read: one event of at most 64 KiB
  * of payload is a JSON line of about a MiB at worst (a byte per field,
  * every field named); the largest corpus case file is about 300 KiB. A
@@ -46,6 +52,8 @@
 
 enum reach { R_CONTAINER = 1, R_PAYLOAD = 2, R_VALUE = 4, R_STREAM = 8, R_UNKNOWN = 16,
 	     R_ALL = 31 };
+/* The names of the reaches in a declaration's "checks", bit by bit, are
+ * decl.h's cd_check_names. */
 
 struct decl {
 	int given;
@@ -95,6 +103,19 @@ struct cmp {
 	FILE *held;                /* event differences until the verdict (a temporary file,
 				      so that memory stays flat however many there are) */
 	uint64_t differences, notes, held_total, held_lost, shown, accepted;
+	/* For the explanation of a failure (compare_explain.h): the event the
+	 * case's first required diagnostic is at, what the decoder printed
+	 * for it, the last event it printed, whether a required one was missed. */
+	uint64_t target, last_idx, last_off;
+	/* Index shifts (compare_shift.h): the file's event for the decoder's
+	 * index i is i + shift; an event that did not fit is held back. */
+	int64_t shift;
+	struct cv *pending;
+	uint64_t pending_at, pending_idx;
+	char target_got[240], last_name[64];
+	int missed;
+	struct cg_list groups;     /* every difference, by kind */
+	int more_said;             /* the "... and N more" line is printed */
 	int not_json;              /* the output is not JSON lines at all */
 	int rejection_accepted;
 	char decl_error[400];      /* the declaration names what is not known */
@@ -190,6 +211,9 @@ static void vput(struct cmp *c, unsigned code, uint64_t event, int kind, const c
 		c->notes++;
 	or_report_to(&c->sink, code, event, 0, *name ? name : NULL, "%s", msg);
 	if (gcspec_diags[code].severity == GCSPEC_ERROR) {
+		char sbuf[sizeof c->groups.g[0].example + 8];
+
+		cg_add(&c->groups, code, name, field, event, safe(sbuf, sizeof sbuf, msg));
 		if (!c->json && c->max && c->shown >= c->max)
 			return;
 		c->shown++;
@@ -468,6 +492,56 @@ static int take_decl(struct cmp *c, struct cv *line)
 	return 0;
 }
 
+static ssize_t read_line(FILE *in, char **line, size_t *cap, int *too_long);
+
+char *or_compare_decl_line(FILE *in)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int too_long;
+	struct cv *v = NULL;
+	char err[8];
+
+	while ((n = read_line(in, &line, &cap, &too_long)) == 0)
+		;
+	if (n > 0 && !too_long && (v = cv_parse_json(line, (size_t)n, err, sizeof err)) &&
+	    strcmp(cv_text(cv_get(v, "type"), ""), "decoder") == 0) {
+		line[n] = 0; /* read_line leaves room for it */
+		cv_free(v);
+		return line;
+	}
+	cv_free(v);
+	free(line);
+	return NULL;
+}
+
+int or_compare_declared_skip(const char *expected, const char *decl_line)
+{
+	struct cmp *c = calloc(1, sizeof *c);
+	struct cv *v = NULL;
+	char err[8];
+	int skip = 0;
+
+	if (!c)
+		return 0;
+	c->out = stderr;
+	c->d.checks = R_ALL;
+	or_diag_init(&c->sink);
+	if ((c->ecase = load_cbor(expected, "gcconform-corpus-case")) &&
+	    (v = cv_parse_json(decl_line, strlen(decl_line), err, sizeof err)) &&
+	    v->kind == CV_MAP && take_decl(c, v) == 0) {
+		c->format = cv_text(cv_get(c->ecase, "format"), "");
+		skip = !supports_format(c);
+	}
+	cv_free(v);
+	cv_free(c->ecase);
+	cv_free(c->d.formats);
+	cv_free(c->d.events);
+	free(c);
+	return skip;
+}
+
 /* --- events -------------------------------------------------------------------- */
 
 /* The width in bits of field f's unsigned value on the wire (a pointer:
@@ -523,7 +597,10 @@ static void compare_fields(struct cmp *c, uint64_t idx, const struct gcspec_even
 	const char *sym = sp->symbol;
 	char ebuf[160], abuf[160], kbuf[100];
 
-	if (!af || af->kind != CV_MAP) {
+	/* "fields":{} on an event-version that has fields is no fields at all,
+	 * as much as leaving "fields" out: one difference, which a missing-event
+	 * entry accepts, not one per field. */
+	if (!af || af->kind != CV_MAP || (af->n == 0 && ef && ef->kind == CV_MAP && ef->n)) {
 		if (!accepted(c, AC_MISSING_EVENT, sym, NULL))
 			hold(c, GCSPEC_DIAG_K005, idx, AC_MISSING_EVENT, "-", "no fields: the event-version is supported but "
 			     "its fields were not printed");
@@ -630,24 +707,28 @@ static void header_uint(struct cmp *c, uint64_t idx, const struct cv *e, const s
 	}
 }
 
-static void take_event(struct cmp *c, const struct cv *a)
+/* An event line as "NAME {fields}", cut to n bytes, safe for a terminal. */
+static const char *said_event(char *buf, size_t n, const struct cv *a)
 {
-	const struct cv *ix = cv_get(a, "index"), *e;
-	uint64_t idx = ix && ix->kind == CV_UINT ? ix->u : c->ordinal;
+	char fields[200] = "(no fields)", both[280];
+
+	if (cv_get(a, "fields"))
+		cf_text(fields, sizeof fields, NULL, cv_get(a, "fields"));
+	snprintf(both, sizeof both, "%s %s", cv_text(cv_get(a, "name"), "(no name)"), fields);
+	return safe(buf, n, both);
+}
+
+/* The decoder's event a as the file's event idx. */
+static void compare_at(struct cmp *c, const struct cv *a, uint64_t idx)
+{
+	const struct cv *e;
 	const char *ename, *aname;
 	const struct gcspec_event *sp;
 	int supported;
 	char sbuf[120];
 
-	c->ordinal++;
-	c->nactual++;
-	if (!cv_get(a, "id") || !cv_get(a, "version") || (ix && ix->kind != CV_UINT)) {
-		put(c, GCSPEC_DIAG_K012, OR_NO_EVENT, "an event line needs numbers \"id\" and "
-		    "\"version\" (and \"index\", when given, a number)");
-		return;
-	}
-	if (!c->events)
-		return; /* the case's events are not compared */
+	if (idx == c->target && !c->target_got[0])
+		said_event(c->target_got, sizeof c->target_got, a);
 	if (idx >= c->events->n) {
 		hold(c, GCSPEC_DIAG_K002, idx, -1, "", "the case holds %zu events; this one is extra",
 		     c->events->n);
@@ -687,15 +768,130 @@ static void take_event(struct cmp *c, const struct cv *a)
 		compare_fields(c, idx, sp, cv_get(e, "fields"), cv_get(a, "fields"));
 }
 
+/* The file's events [from, from + k) are not in the decoder's output and
+ * its later events are k places off: one difference, for the events it
+ * had to print (compare_shift.h). */
+static void missing_run(struct cmp *c, uint64_t from, unsigned k)
+{
+	unsigned owed = 0;
+	uint64_t first = OR_NO_EVENT;
+
+	for (uint64_t i = from; i < from + k; i++) {
+		const char *name = cv_text(cv_get(&c->events->item[i], "name"), "");
+
+		if (c->seen[i] || !supports_event(c, name))
+			continue; /* counted as unsupported in the verdict */
+		c->seen[i] = 1;
+		if (accepted(c, AC_MISSING_EVENT, name, NULL))
+			continue;
+		owed++;
+		if (first == OR_NO_EVENT)
+			first = i;
+	}
+	if (!owed)
+		return;
+	if (k == 1)
+		hold(c, GCSPEC_DIAG_K001, first, AC_MISSING_EVENT, "-", "missing event at index %"
+		     PRIu64 " (shifted by one): the decoder's later events are compared with the "
+		     "file's next ones", first);
+	else
+		hold(c, GCSPEC_DIAG_K001, first, AC_MISSING_EVENT, "-", "missing events at index %"
+		     PRIu64 " to %" PRIu64 " (shifted by %u): the decoder's later events are "
+		     "compared with the file's %u places on", from, from + k - 1, k, k);
+}
+
+/* Where the file's event for the decoder's index idx is, after the shifts
+ * found so far; OR_NO_EVENT before the start. */
+static uint64_t shifted(const struct cmp *c, uint64_t idx)
+{
+	return c->shift < 0 && idx < (uint64_t)-c->shift ? OR_NO_EVENT : idx + (uint64_t)c->shift;
+}
+
+/* The event held back because it did not fit its place, now that the next
+ * one (a, for the file's event ae) is known: a run of missing events before
+ * it, an extra event, or neither (it is compared where it is). */
+static void settle_pending(struct cmp *c, const struct cv *a, uint64_t idx)
+{
+	struct cv *p = c->pending;
+	uint64_t pe = c->pending_at, ae = shifted(c, idx), n = c->events->n;
+	unsigned k = 0;
+
+	c->pending = NULL;
+	if (a && pe < n && ae < n)
+		k = cs_missing(c->events, pe, p, ae, a);
+	if (k) {
+		missing_run(c, pe, k);
+		c->shift += k;
+		compare_at(c, p, pe + k);
+	} else if (a && pe < n && !c->seen[pe] && cs_same(&c->events->item[pe], a)) {
+		char sbuf[80];
+
+		hold(c, GCSPEC_DIAG_K002, OR_NO_EVENT, -1, "", "extra event at index %" PRIu64
+		     " (shifted by one): the decoder's %s is not in the file there; its later "
+		     "events are compared with the file's from index %" PRIu64, c->pending_idx,
+		     safe(sbuf, sizeof sbuf, cv_text(cv_get(p, "name"), "(no name)")), pe);
+		c->shift = (int64_t)pe - (int64_t)idx;
+	} else if (pe != OR_NO_EVENT) {
+		compare_at(c, p, pe);
+	} else {
+		hold(c, GCSPEC_DIAG_K002, OR_NO_EVENT, -1, "", "extra event at index %" PRIu64
+		     " (before the file's first)", c->pending_idx);
+	}
+	cv_free(p);
+}
+
+/* Returns 1 when it keeps a (held back until the next event says where it
+ * belongs), 0 when the caller may free it. */
+static int take_event(struct cmp *c, struct cv *a)
+{
+	const struct cv *ix = cv_get(a, "index");
+	uint64_t idx = ix && ix->kind == CV_UINT ? ix->u : c->ordinal, at;
+
+	c->ordinal++;
+	c->nactual++;
+	if (!cv_get(a, "id") || !cv_get(a, "version") || (ix && ix->kind != CV_UINT)) {
+		put(c, GCSPEC_DIAG_K012, OR_NO_EVENT, "an event line needs numbers \"id\" and "
+		    "\"version\" (and \"index\", when given, a number)");
+		return 0;
+	}
+	c->last_idx = idx;
+	safe(c->last_name, sizeof c->last_name, cv_text(cv_get(a, "name"), "(no name)"));
+	c->last_off = cv_get(a, "offset") && cv_get(a, "offset")->kind == CV_UINT
+		? cv_get(a, "offset")->u : OR_NO_EVENT;
+	if (!c->events)
+		return 0; /* the case's events are not compared */
+	if (c->pending)
+		settle_pending(c, a, idx);
+	at = shifted(c, idx);
+	if (at < c->events->n && !c->seen[at] && cs_same(&c->events->item[at], a)) {
+		compare_at(c, a, at);
+		return 0;
+	}
+	c->pending = a;
+	c->pending_at = at;
+	c->pending_idx = idx;
+	return 1;
+}
+
 /* --- diagnostics ------------------------------------------------------------------ */
+
+/* Is this "diag" or "error" line an error? The severity printed wins;
+ * else the catalogue's; else (no code, or one the catalogue lacks) it is. */
+static int line_is_error(const struct cv *a, int is_error_line)
+{
+	const char *code = cv_text(cv_get(a, "code"), "");
+	const char *sev = cv_text(cv_get(a, "severity"), NULL);
+	int k = *code ? or_diag_lookup(code) : -1;
+
+	return is_error_line || (sev ? strcmp(sev, "error") == 0
+				 : k >= 0 ? gcspec_diags[k].severity == GCSPEC_ERROR : 1);
+}
 
 static void take_diag(struct cmp *c, const struct cv *a, int is_error_line)
 {
 	const char *code = cv_text(cv_get(a, "code"), "");
-	const char *sev = cv_text(cv_get(a, "severity"), NULL);
 	const struct cv *ev = cv_get(a, "event"), *off = cv_get(a, "offset");
 	struct adiag *d;
-	int k = *code ? or_diag_lookup(code) : -1;
 
 	if (c->nad == c->capad) {
 		size_t cap = c->capad ? c->capad * 2 : 64;
@@ -709,9 +905,7 @@ static void take_diag(struct cmp *c, const struct cv *a, int is_error_line)
 	d = &c->ad[c->nad++];
 	memset(d, 0, sizeof *d);
 	snprintf(d->code, sizeof d->code, "%s", code);
-	/* The severity printed wins; else the catalogue's; else an error. */
-	d->error = is_error_line || (sev ? strcmp(sev, "error") == 0
-				     : k >= 0 ? gcspec_diags[k].severity == GCSPEC_ERROR : 1);
+	d->error = line_is_error(a, is_error_line);
 	if (ev && ev->kind == CV_UINT) {
 		d->has_event = 1;
 		d->event = ev->u;
@@ -832,12 +1026,15 @@ static int judge_diags(struct cmp *c, int report)
 					elsewhere = " (it was reported elsewhere)";
 			put(c, GCSPEC_DIAG_K007, OR_NO_EVENT, "%s%s was not reported%s", code,
 			    where(w, buf, sizeof buf), elsewhere);
+			c->missed = 1;
 		}
 	}
 	if (!c->d.codes) {
-		if (required_error && !any_error && report)
+		if (required_error && !any_error && report) {
 			put(c, GCSPEC_DIAG_K007, OR_NO_EVENT, "the case must be rejected (it holds an "
 			    "error in a reach the decoder checks) but no error was reported");
+			c->missed = 1;
+		}
 		return any_error && (!allowed_error || *c->cls == 'i');
 	}
 	for (size_t k = 0; k < c->nad; k++) {
@@ -858,10 +1055,51 @@ static int judge_diags(struct cmp *c, int report)
 	return unlisted > 0;
 }
 
+/* A rejection the case does not allow, when the case's own errors lie in a
+ * reach the decoder did not declare: the decoder may well be right, and
+ * only its declaration short. Says how to declare it (into buf, "" when
+ * that is not the reason). */
+static const char *reach_hint(const struct cmp *c, const struct adiag *d, char *buf, size_t n)
+{
+	size_t nw = c->ediags && c->ediags->kind == CV_ARRAY ? c->ediags->n : 0;
+	unsigned missing = 0, all;
+	const char *code = "";
+	size_t k = 0;
+
+	buf[0] = 0;
+	if (*d->code && (reach_of(d->code) & c->d.checks))
+		return buf;
+	for (size_t i = 0; i < nw; i++) {
+		const struct cv *w = &c->ediags->item[i];
+		const char *sev = cv_text(cv_get(w, "severity"), "");
+		unsigned r = reach_of(cv_text(cv_get(w, "code"), ""));
+
+		if (strcmp(sev, "error") != 0 || (r & c->d.checks) || r == R_ALL || !r)
+			continue;
+		if (!missing)
+			code = cv_text(cv_get(w, "code"), "");
+		missing |= r;
+	}
+	if (!missing)
+		return buf;
+	k += (size_t)snprintf(buf, n, " (the case's fault, %s, is in a reach the decoder does "
+			      "not declare; if it checks that, declare it: \"checks\":[", code);
+	all = c->d.checks | missing;
+	for (unsigned i = 0, first = 1; i < 5 && k < n; i++)
+		if (all & 1u << i) {
+			k += (size_t)snprintf(buf + k, n - k, "%s\"%s\"", first ? "" : ",",
+					      cd_check_names[i]);
+			first = 0;
+		}
+	if (k < n)
+		snprintf(buf + k, n - k, "])");
+	return buf;
+}
+
 static void report_unlisted(struct cmp *c)
 {
 	size_t nw = c->ediags && c->ediags->kind == CV_ARRAY ? c->ediags->n : 0;
-	char at[40];
+	char at[40], hint[200];
 
 	for (size_t k = 0; k < c->nad; k++) {
 		size_t i;
@@ -881,9 +1119,9 @@ static void report_unlisted(struct cmp *c)
 		if (!c->ad[k].has_event && c->ad[k].has_offset)
 			snprintf(at, sizeof at, " at byte %" PRIu64, c->ad[k].offset);
 		put_k(c, GCSPEC_DIAG_K008, c->ad[k].has_event ? c->ad[k].event : OR_NO_EVENT,
-		    *c->cls == 'y' ? AC_REJECTS : -1, "-", "%s%serror reported%s, which the case does not allow%s%s%s", c->ad[k].code,
+		    *c->cls == 'y' ? AC_REJECTS : -1, "-", "%s%serror reported%s, which the case does not allow%s%s%s%s", c->ad[k].code,
 		    *c->ad[k].code ? " " : "", at, *c->ad[k].msg ? ": \"" : "", c->ad[k].msg,
-		    *c->ad[k].msg ? "\"" : "");
+		    *c->ad[k].msg ? "\"" : "", reach_hint(c, &c->ad[k], hint, sizeof hint));
 	}
 }
 
@@ -1018,8 +1256,10 @@ static int read_actual(struct cmp *c, FILE *in)
 			}
 		}
 		type = cv_text(cv_get(v, "type"), "");
-		if (strcmp(type, "event") == 0)
-			take_event(c, v);
+		if (strcmp(type, "event") == 0) {
+			if (take_event(c, v))
+				v = NULL;
+		}
 		else if (strcmp(type, "diag") == 0 || strcmp(type, "error") == 0)
 			take_diag(c, v, strcmp(type, "error") == 0);
 		else if (strcmp(type, "decoder") == 0) {
@@ -1043,6 +1283,29 @@ static int read_actual(struct cmp *c, FILE *in)
 	}
 	free(line);
 	return ferror(in) ? -1 : 0;
+}
+
+int or_compare_has_error(FILE *in)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int too_long, found = 0;
+
+	while (!found && (n = read_line(in, &line, &cap, &too_long)) >= 0) {
+		struct cv *v;
+		char err[8];
+		const char *type;
+
+		if (too_long || !n || !(v = cv_parse_json(line, (size_t)n, err, sizeof err)))
+			continue;
+		type = cv_text(cv_get(v, "type"), "");
+		if (strcmp(type, "error") == 0 || strcmp(type, "diag") == 0)
+			found = line_is_error(v, strcmp(type, "error") == 0);
+		cv_free(v);
+	}
+	free(line);
+	return found;
 }
 
 static int is_field_difference(const struct held *h)
@@ -1171,6 +1434,49 @@ static void verdict(struct cmp *c)
 		    c->no_provider ? " provider" : "");
 }
 
+/* What a failing case is about and, when a required diagnostic was missed,
+ * what the decoder did there: lines into out (n bytes). */
+static void explain(struct cmp *c, char *out, size_t n)
+{
+	char line[700], file[260], got[600] = "";
+	size_t k = 0;
+	int stopped = 0;
+
+	k += (size_t)snprintf(out, n, "the case: %s\n", ce_case(line, sizeof line, c->ecase));
+	if (!c->missed || k >= n)
+		return;
+	for (size_t i = 0; i < c->nad && !stopped; i++)
+		if (c->ad[i].error) {
+			stopped = 1;
+			snprintf(got, sizeof got, "the decoder reported an error, but not the one "
+				 "required: %s%s\"%s\"", c->ad[i].code, *c->ad[i].code ? " " : "",
+				 c->ad[i].msg);
+		}
+	if (!stopped)
+		snprintf(got, sizeof got, "the decoder accepted it: %" PRIu64 " events printed, "
+			 "no error", c->nactual);
+	k += (size_t)snprintf(out + k, n - k, "%s", got);
+	if (k < n && c->target != OR_NO_EVENT) {
+		const struct cv *e = c->events && c->target < c->events->n
+			? &c->events->item[c->target] : NULL;
+
+		if (e)
+			k += (size_t)snprintf(out + k, n - k, "; event %" PRIu64 " in the file: %s",
+					      c->target, said_event(file, sizeof file, e));
+		if (k < n)
+			k += (size_t)snprintf(out + k, n - k, "; %s%s", c->target_got[0]
+					      ? "the decoder printed it as " : "the decoder did not "
+					      "print that event", c->target_got);
+	} else if (k < n && c->nactual) {
+		k += (size_t)snprintf(out + k, n - k, "; the last event it printed: %" PRIu64
+				      " %s", c->last_idx, c->last_name);
+		if (k < n && c->last_off != OR_NO_EVENT)
+			k += (size_t)snprintf(out + k, n - k, " at byte %" PRIu64, c->last_off);
+	}
+	if (k < n)
+		snprintf(out + k, n - k, "\n");
+}
+
 static void summary(struct cmp *c, const char *result)
 {
 	if (c->json) {
@@ -1183,7 +1489,7 @@ static void summary(struct cmp *c, const char *result)
 			c->differences, c->accepted);
 		return;
 	}
-	if (c->differences > c->shown)
+	if (c->differences > c->shown && !c->more_said)
 		fprintf(c->out, "%s: ... and %" PRIu64 " more differences (--max 0 shows all)\n",
 			c->case_name, c->differences - c->shown);
 	fprintf(c->out, "%s: %s: ", c->case_name, result);
@@ -1305,6 +1611,15 @@ int or_compare_case(const struct or_compare_opts *o, const char *expected, FILE 
 	if (load_case(c, expected, o->root) < 0)
 		goto out;
 	snprintf(r->cls, sizeof r->cls, "%s", c->cls);
+	c->target = OR_NO_EVENT;
+	for (size_t i = 0; c->ediags && c->ediags->kind == CV_ARRAY && i < c->ediags->n; i++) {
+		const struct cv *w = &c->ediags->item[i], *must = cv_get(w, "must");
+
+		if (must && must->kind == CV_BOOL && must->u && cv_get(w, "event")) {
+			c->target = cv_get(w, "event")->u;
+			break;
+		}
+	}
 	if (!in) {
 		print_case(c);
 		rc = 0;
@@ -1333,8 +1648,35 @@ int or_compare_case(const struct or_compare_opts *o, const char *expected, FILE 
 		summary(c, "error");
 		goto out;
 	}
+	if (c->pending)
+		settle_pending(c, NULL, 0);
 	verdict(c);
 	rc = c->differences ? 1 : 0;
+	if (rc) {
+		FILE *m = fmemopen(r->groups, sizeof r->groups, "w");
+
+		if (m) {
+			cg_print(m, "", &c->groups, RESULT_GROUPS);
+			fclose(m);
+		}
+		if (!c->json && c->differences > c->shown) {
+			char lead[300];
+
+			fprintf(c->out, "%s: ... and %" PRIu64 " more differences (--max 0 shows all); "
+				"all %" PRIu64 " by kind:\n", c->case_name, c->differences - c->shown,
+				c->differences);
+			snprintf(lead, sizeof lead, "%s: ", c->case_name);
+			cg_print(c->out, lead, &c->groups, SHOWN_GROUPS);
+			c->more_said = 1;
+		}
+		explain(c, r->explain, sizeof r->explain);
+		for (const char *p = r->explain; !c->json && *p;) {
+			size_t len = strcspn(p, "\n");
+
+			fprintf(c->out, "%s: %.*s\n", c->case_name, (int)len, p);
+			p += len + (p[len] == '\n');
+		}
+	}
 	summary(c, rc ? "FAIL" : "pass");
 	snprintf(r->result, sizeof r->result, "%s", rc ? "FAIL" : "pass");
 out:
@@ -1351,6 +1693,7 @@ out:
 	cv_free(c->edoc);
 	cv_free(c->d.formats);
 	cv_free(c->d.events);
+	cv_free(c->pending);
 	free(c->seen);
 	free(c->ad);
 	if (c->held)

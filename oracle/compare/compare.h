@@ -41,6 +41,10 @@ struct or_compare_result {
 	uint64_t differences, accepted, events, compared;
 	char decl_error[400];     /* not "": the declaration names something unknown
 				     (result "error", status 2) */
+	char explain[1200];       /* a failure: the case's fault and, for a missed
+				     diagnostic, what the decoder did there; lines */
+	char groups[1400];        /* a failure: its most frequent kinds of difference
+				     (code, event-version, field), count and example; lines */
 };
 
 /* One case: EXPECTED (a corpus/expect/NAME.cbor) against the decoder's output
@@ -48,6 +52,18 @@ struct or_compare_result {
  * exit status: 0 pass or skip, 1 differences, 2 could not compare. */
 int or_compare_case(const struct or_compare_opts *o, const char *expected, FILE *in,
 		    const char *actual_name, struct or_compare_result *r);
+
+/* Has the decoder's output (read from in to its end) an error: an "error"
+ * line, or a "diag" line that is an error by compare's rules? */
+int or_compare_has_error(FILE *in);
+
+/* The decoder's "decoder" line, when its output (read from in) begins with
+ * one: a string the caller frees; else NULL. */
+char *or_compare_decl_line(FILE *in);
+/* Would a decoder that printed decl_line first be skipped on the case
+ * EXPECTED, because it declares formats that do not include the case's?
+ * (0 when either cannot be read: the case is then run.) */
+int or_compare_declared_skip(const char *expected, const char *decl_line);
 
 /* Does the decoder's value a match the expected value e of field f (f NULL:
  * compare as integers)? */
