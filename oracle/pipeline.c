@@ -385,6 +385,9 @@ static void add_stats(struct or_stats *to, const struct or_stats *from)
 	to->other_provider += from->other_provider;
 	to->gcs += from->gcs;
 	to->suspensions += from->suspensions;
+	for (unsigned i = 0; i < from->nproc_gcs; i++)
+		or_stats_proc_gcs(to, from->proc_gcs[i].process, from->proc_gcs[i].gcs);
+	to->gcs_later += from->gcs_later;
 }
 
 /* Writing side: act on one chunk's records; 1 after the last. */
