@@ -146,7 +146,9 @@ try:
     tap.ok(both and all(d["message"].endswith("(process 1002)") for d in both),
            "broken: GC-S007 names process 1002", [d["message"] for d in both])
     def serious(ds, suffix=""):
-        return sorted((d["code"], d["message"] + suffix) for d in ds
+        # Event numbers in messages are the trace's: they differ once merged.
+        return sorted((d["code"], re.sub(r"event \d+", "event N", d["message"]) + suffix)
+                      for d in ds
                       if d["severity"] in ("error", "warning"))
     tap.ok(serious(diags(broken)) == serious(diags(bad), " (process 1002)"),
            "broken: the same errors and warnings as the broken trace alone, naming process 1002",
