@@ -4,11 +4,13 @@ them: gcgen writes process 1001 (64-bit, EVENT_HEADER64) and process 1002
 (32-bit, EVENT_HEADER32) with -O process-id=N; their buffers are
 interleaved in one file under a per-processor logfile header (as in
 mixed_pointer.py), so that gcoracle's time-order window mixes the two
-runtimes' events, both ClrInstanceID 0, both numbering their GCs from 1.
+runtimes' events, both ClrInstanceID 8, both numbering their GCs from 1.
 The checker keeps them apart by the event header's ProcessId: 0 errors,
 0 warnings, and GCs counted per process; a broken variant (process 1002's
 GC numbers going backwards, gc-count-backwards) gives exactly the errors
-the broken file gives alone, naming process 1002. TAP.
+the broken file gives alone, naming process 1002. 70 processes in one
+file overflow the checker's table: the least recently used instance is
+dropped, said once, and nothing is reported wrongly. TAP.
 """
 import json
 import os
@@ -34,13 +36,13 @@ def buffers(path):
     return [data[i:i + size] for i in range(0, len(data), size)]
 
 
-def merge(a, b, out):
-    """a's buffer 0, then the two files' other buffers in turn."""
-    ba, bb = buffers(a), buffers(b)
-    head = bytearray(ba[0])
+def merge(a, b, out, *more):
+    """a's buffer 0, then the files' other buffers in turn."""
+    bs = [buffers(f) for f in (a, b) + more]
+    head = bytearray(bs[0][0])
     rest = []
-    for i in range(1, max(len(ba), len(bb))):
-        rest += [x[i] for x in (ba, bb) if i < len(x)]
+    for i in range(1, max(map(len, bs))):
+        rest += [x[i] for x in bs if i < len(x)]
     mode, = struct.unpack_from("<I", head, LFH + 0x20)
     struct.pack_into("<I", head, LFH + 0x20, mode & ~NO_PER_PROCESSOR_BUFFERING)
     struct.pack_into("<I", head, LFH + 0x24, 1 + len(rest))
@@ -94,6 +96,23 @@ def main():
            "broken: the broken file's own errors, naming process 1002",
            [serious(broken), alone])
         ok(oracle("--quiet", "--threads", "2", merged) == sm, "--threads 2: the same summary")
+
+        # More runtime instances than the checker's table holds (64): the
+        # one unused longest is dropped, said once, and none is merged
+        # with another (which would break GC numbering and pairing).
+        many = []
+        for i in range(70):
+            many.append(os.path.join(t, "p%d.etl" % i))
+            subprocess.run([GCGEN, "-q", "-f", "etl", "--seed", str(i + 1), "--gcs", "4",
+                            "-O", "process-id=%d" % (2001 + i), "-O", "buffer-size=4096",
+                            "-o", many[-1]], check=True)
+        crowd = os.path.join(t, "crowd.etl")
+        merge(many[0], many[1], crowd, *many[2:])
+        notes = [d for d in map(json.loads, oracle("--json", crowd).splitlines())
+                 if d["type"] == "diag" and d["code"] == "GC-S027"]
+        ok(not serious(crowd), "70 processes: 0 errors, 0 warnings", serious(crowd))
+        ok(len(notes) == 1 and "has its state dropped" in notes[0]["message"],
+           "70 processes: the eviction is said once (GC-S027)", notes)
     tap.done()
 
 
