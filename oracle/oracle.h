@@ -30,10 +30,13 @@ struct or_stats {
 	uint64_t gcs, suspensions;
 	uint64_t bytes;
 	/* GCs by process (or_event.process), in first-GC order: the first
-	 * OR_STAT_PROCESSES processes; the GCs of later ones in gcs_later. */
+	 * OR_STAT_PROCESSES processes; the GCs of later ones in gcs_later.
+	 * Shown when a stream held runtime events of several processes
+	 * (several_processes), not for several files of one process each. */
 	struct or_proc_gcs { uint32_t process; uint64_t gcs; } proc_gcs[OR_STAT_PROCESSES];
 	unsigned nproc_gcs;
 	uint64_t gcs_later;
+	int several_processes;
 };
 
 /* Count n GCs of process into s's per-process counts (not into s->gcs). */

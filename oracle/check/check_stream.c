@@ -1074,6 +1074,8 @@ void or_check_end(struct or_ctx *ctx, uint64_t next_index, uint64_t offset)
 {
 	struct or_check *c = ctx->check;
 
+	if (c->multi)
+		ctx->stats.several_processes = 1;
 	for (int i = 0; i < OR_MAX_SLOTS; i++) {
 		struct inst *in = &c->inst[i];
 		if (!in->used)

@@ -579,8 +579,8 @@ void or_text_summary(FILE *out, const struct or_ctx *ctx)
 		if (s->per_event[i])
 			fprintf(out, "  %-40s %" PRIu64 "\n", gcspec_events[i].symbol,
 			        s->per_event[i]);
-	/* One process: its count is the line above, as it always was. */
-	if (s->nproc_gcs > 1) {
+	/* One process a stream: its count is the line above, as it always was. */
+	if (s->several_processes) {
 		fputs("GCs by process:\n", out);
 		for (unsigned i = 0; i < s->nproc_gcs; i++)
 			fprintf(out, "  process %-10" PRIu32 " %" PRIu64 "\n",

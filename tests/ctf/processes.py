@@ -137,6 +137,9 @@ try:
     tap.ok(by == {"1001": str(gcs(sa)), "1002": str(gcs(sb))},
            "the summary counts each process's GCs", sm)
     tap.ok("GCs by process" not in sa, "one process: no per-process lines", sa)
+    two = oracle("--quiet", a, b)
+    tap.ok("GCs by process" not in two, "two traces of one process each: no per-process lines",
+           two)
 
     alone = [d for d in diags(bad) if d["code"] == "GC-S007"]
     both = [d for d in diags(broken) if d["code"] == "GC-S007"]
