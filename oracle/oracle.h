@@ -39,7 +39,8 @@ struct or_stats {
 	int several_processes;
 };
 
-/* Count n GCs of process into s's per-process counts (not into s->gcs). */
+/* Count n GCs of process into s's per-process counts (not into s->gcs);
+ * check_stream.c. */
 void or_stats_proc_gcs(struct or_stats *s, uint32_t process, uint64_t n);
 
 struct or_progress;

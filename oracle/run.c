@@ -56,21 +56,6 @@ void or_ctx_free(struct or_ctx *ctx)
 	ctx->unknown_seen = NULL;
 }
 
-void or_stats_proc_gcs(struct or_stats *s, uint32_t process, uint64_t n)
-{
-	for (unsigned i = 0; i < s->nproc_gcs; i++)
-		if (s->proc_gcs[i].process == process) {
-			s->proc_gcs[i].gcs += n;
-			return;
-		}
-	if (s->nproc_gcs == OR_STAT_PROCESSES) {
-		s->gcs_later += n;
-		return;
-	}
-	s->proc_gcs[s->nproc_gcs].process = process;
-	s->proc_gcs[s->nproc_gcs++].gcs = n;
-}
-
 static uint64_t name_hash(const char *s)
 {
 	uint64_t h = 1469598103934665603ULL;

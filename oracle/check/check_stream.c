@@ -336,6 +336,23 @@ OR_COLD static void report_in(struct or_ctx *ctx, int multi, uint32_t process, u
 #define IREP(in, code, ...) \
 	report_in(ctx, ctx->check->multi, (in)->process, (code), __VA_ARGS__)
 
+/* Here, beside its one counting caller (gc_start), so that the checker
+ * calls nothing of the oracle's top (run.c): no import loop. */
+void or_stats_proc_gcs(struct or_stats *s, uint32_t process, uint64_t n)
+{
+	for (unsigned i = 0; i < s->nproc_gcs; i++)
+		if (s->proc_gcs[i].process == process) {
+			s->proc_gcs[i].gcs += n;
+			return;
+		}
+	if (s->nproc_gcs == OR_STAT_PROCESSES) {
+		s->gcs_later += n;
+		return;
+	}
+	s->proc_gcs[s->nproc_gcs].process = process;
+	s->proc_gcs[s->nproc_gcs++].gcs = n;
+}
+
 /* .NET Framework 4.5.2 fires GCStart twice for every GC, GCStart_V1 and
  * then GCStart_V2, on the same thread with the same Count, Depth, Reason
  * and Type, microseconds apart (a real x86 ETW trace: 264 GCs, each twice).
