@@ -20,13 +20,28 @@
 struct or_decoded;
 struct or_check;
 
+/* The processes whose GCs the summary counts apart. */
+#define OR_STAT_PROCESSES 64
+
 struct or_stats {
 	uint64_t events;                   /* all events read */
 	uint64_t per_event[GCSPEC_NEVENTS]; /* decoded, per event-version */
 	uint64_t unknown_version, unknown_id, other_provider;
 	uint64_t gcs, suspensions;
 	uint64_t bytes;
+	/* GCs by process (or_event.process), in first-GC order: the first
+	 * OR_STAT_PROCESSES processes; the GCs of later ones in gcs_later.
+	 * Shown when a stream held runtime events of several processes
+	 * (several_processes), not for several files of one process each. */
+	struct or_proc_gcs { uint32_t process; uint64_t gcs; } proc_gcs[OR_STAT_PROCESSES];
+	unsigned nproc_gcs;
+	uint64_t gcs_later;
+	int several_processes;
 };
+
+/* Count n GCs of process into s's per-process counts (not into s->gcs);
+ * check_stream.c. */
+void or_stats_proc_gcs(struct or_stats *s, uint32_t process, uint64_t n);
 
 struct or_progress;
 

@@ -49,13 +49,14 @@ struct rec {
 };
 
 /* An event: what the writing side reads of it (decode, check, output) in
- * 56 bytes; then its payload, its model fields (their length first) and,
+ * 64 bytes; then its payload, its model fields (their length first) and,
  * for a provider outside the spec, the provider's name, each padded to 8.
  * Not carried: keywords and writer_thread, read on the reading side alone
  * (GC-S023), and cls and block, the reader's. */
 struct rec_event {
 	uint64_t index, offset, payload_offset, timestamp, thread_id;
 	uint32_t payload_len;
+	uint32_t process;
 	int32_t provider;
 	uint16_t id;
 	uint8_t version, level, opcode, pointer_size;
@@ -255,6 +256,7 @@ static void put_event(void *arg, const struct or_event *ev)
 	e->payload_offset = ev->payload_offset;
 	e->timestamp = ev->timestamp;
 	e->thread_id = ev->thread_id;
+	e->process = ev->process;
 	e->payload_len = ev->payload_len;
 	e->provider = ev->provider;
 	e->id = ev->id;
@@ -383,6 +385,9 @@ static void add_stats(struct or_stats *to, const struct or_stats *from)
 	to->other_provider += from->other_provider;
 	to->gcs += from->gcs;
 	to->suspensions += from->suspensions;
+	for (unsigned i = 0; i < from->nproc_gcs; i++)
+		or_stats_proc_gcs(to, from->proc_gcs[i].process, from->proc_gcs[i].gcs);
+	to->gcs_later += from->gcs_later;
 }
 
 /* Writing side: act on one chunk's records; 1 after the last. */
@@ -404,6 +409,7 @@ static int take_chunk(struct or_pipe *p, const struct chunk *c)
 			ev.payload_offset = e->payload_offset;
 			ev.timestamp = e->timestamp;
 			ev.thread_id = e->thread_id;
+			ev.process = e->process;
 			ev.writer_thread = 0;
 			ev.provider = e->provider;
 			ev.provider_name = NULL;

@@ -549,6 +549,9 @@ def emit_docs(spec, srcdir, outdir):
     for d in spec["diags"]:
         dg.append(f"| {d['code']} | {d['severity']} | {d['name']} | {md_escape(d['meaning'])} |")
     dg.append("")
+    # Prose the table cannot hold: [[section]] title and points.
+    for sec in load_toml(diag_files(srcdir)[0]).get("section", []):
+        dg += [f"## {sec['title']}", ""] + [f"- {p}" for p in sec["points"]] + [""]
     ruled = [d for d in spec["diags"] if d.get("runtime")]
     if ruled:
         dg += ["## What real runtimes do that the rules allow", "",

@@ -16,6 +16,11 @@ TESTS += tests/ctf/cli.sh tests/ctf/roundtrip.py tests/ctf/peer.sh tests/ctf/sam
 EXTRA_DIST += tests/ctf/cli.sh tests/ctf/roundtrip.py tests/ctf/peer.sh tests/ctf/peer_bt2.py \
 	tests/ctf/sample.sh tests/ctf/bench.sh docs/ctf.md
 
+# Two gcgen traces of two processes (-O vpid=N) merged into one LTTng-shaped
+# trace: checked apart per process, counted per process in the summary.
+TESTS += tests/ctf/processes.py
+EXTRA_DIST += tests/ctf/processes.py
+
 # make bench-ctf: gcoracle's CTF reader alone and babeltrace2 on a ~1 GB trace
 # (make bench compares gcoracle and babeltrace2: tests/peers/bench.sh).
 bench-ctf: gen/gcgen oracle/gcoracle tests/ctf/ctfdump

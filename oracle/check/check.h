@@ -4,9 +4,12 @@
  * The checker looks at a few fields of each decoded event by index; the
  * indexes are found once per event-version from the spec's field names
  * (or_evinfo), so the per-event work is a table lookup and a switch on the
- * event's kind. State is kept per ClrInstanceID (events without that field
- * belong to the last instance seen). Memory: fixed arrays plus maps bounded
- * by live objects (see u64map.h); nothing is allocated per event.
+ * event's kind. State is kept per runtime instance, a (process,
+ * ClrInstanceID) pair: or_event.process says the process; events without a
+ * ClrInstanceID belong to the last instance seen in their process. Memory:
+ * fixed arrays plus maps bounded by live objects (see u64map.h); a trace of
+ * more instances than the table holds drops the state of the one unused
+ * longest (GC-S027); nothing is allocated per event.
  *
  * Owned by struct or_ctx: or_ctx_init() creates it, or_ctx_free() frees it.
  */
@@ -51,18 +54,22 @@ struct or_check *or_check_new(void);
 void or_check_free(struct or_check *c);
 void or_check_event(struct or_ctx *ctx, const struct or_event *ev,
                     const struct or_decoded *dec);
-/* The last thread or_check_timestamp() saw and its entry in the checker's
- * table of threads' last timestamps (NULL after the table changed): a
- * thread's events come in runs. struct or_check begins with it, so that
- * the common case is answered inline. */
+/* The last thread or_check_timestamp() saw (its or_thread_key()) and its
+ * entry in the checker's table of threads' last timestamps (NULL after the
+ * table changed): a thread's events come in runs. struct or_check begins
+ * with it, so that the common case is answered inline. The first process
+ * seen, and whether another followed: only then do S023's messages name
+ * the process (file order, on the reading side: see check_stream.c). */
 struct or_check_ts {
 	uint64_t thread;
 	uint64_t *last;
+	uint32_t process;
+	uint8_t any, multi;
 };
 
 void or_check_timestamp_slow(struct or_ctx *ctx, const struct or_event *ev);
 /* GC-S023, in file order: or_run_file() calls it for every event as read.
- * Keyed on the writing thread (or_writer_thread()). */
+ * Keyed on the writing thread (or_writer_thread()) in its process. */
 /* The thread whose events must be in time order: the one that wrote them
  * (a sample-profiler event names the thread it sampled, which the sampler
  * stopped at some earlier time), so per writer, as TraceEvent orders them. */
@@ -71,12 +78,21 @@ static inline uint64_t or_writer_thread(const struct or_event *ev)
 	return ev->writer_thread ? ev->writer_thread : ev->thread_id;
 }
 
+/* A thread in its process: ETW and LTTng thread ids are 32 bits, and a
+ * nettrace file is one process, so the key is one to one. LTTng's vtid is
+ * per PID namespace: two containers' threads may share one. */
+static inline uint64_t or_thread_key(uint64_t thread, uint32_t process)
+{
+	return thread ^ (uint64_t)process << 32;
+}
+
 static inline void or_check_timestamp(struct or_ctx *ctx, const struct or_event *ev)
 {
 	struct or_check_ts *t = (struct or_check_ts *)(void *)ctx->check;
 	uint64_t w = or_writer_thread(ev);
 
-	if (w && t->last && t->thread == w && ev->timestamp >= *t->last) {
+	if (w && t->last && t->thread == or_thread_key(w, ev->process) &&
+	    ev->timestamp >= *t->last) {
 		*t->last = ev->timestamp;
 		return;
 	}

@@ -1,16 +1,25 @@
 /*
- * check_stream.c - the stream state machines, per ClrInstanceID: GC
- * start/end pairing and nesting, suspensions, heap statistics placement,
- * joins, segments, handles, finalizers, per-thread timestamps.
+ * check_stream.c - the stream state machines, per runtime instance (a
+ * process and a ClrInstanceID): GC start/end pairing and nesting,
+ * suspensions, heap statistics placement, joins, segments, handles,
+ * finalizers; per-thread timestamps, per thread of a process.
  *
- * Instances: the first OR_MAX_INSTANCES ClrInstanceIDs are checked apart;
- * later ones share the last slot, which is said once (GC-S027).
+ * Instances: in one process, the first OR_MAX_INSTANCES ClrInstanceIDs are
+ * checked apart; later ones share the process's newest slot, which is said
+ * once (GC-S027). The table holds OR_MAX_SLOTS instances of all processes:
+ * when a new one finds it full, the state of the one unused longest is
+ * dropped (said once, GC-S027), never merged with another's; if that
+ * instance comes back it starts afresh, as at the trace's beginning.
+ * Diagnostics name the process once the trace has shown two.
  *
  * Trace edges: a trace can begin or end anywhere, so an end whose begin was
  * never seen (before any begin of that kind) is a note, not an error
  * (GC-S002, GC-S026), and what is still open at the end is a note
  * (GC-S003, GC-S025).
  */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,7 +27,8 @@
 #include "oracle/decode/decode_plan.h"
 #include "util/u64map.h"
 
-#define OR_MAX_INSTANCES 8
+#define OR_MAX_INSTANCES 8          /* per process */
+#define OR_MAX_SLOTS 64             /* of all processes */
 #define OR_MAX_HEAPS 1024
 #define OR_OBJ_LIMIT (1u << 20)   /* live segments/handles tracked */
 /* Freed objects are remembered (to see a second free) until this many have
@@ -43,8 +53,14 @@ struct gc {
 };
 
 struct inst {
+	/* inst_key(process, ClrInstanceID); NO_KEY while the slot is free,
+	 * so that the one-entry cache's test is one comparison. */
+	uint64_t key;
 	int used;
 	uint64_t clr;
+	uint32_t process;
+	uint64_t current_at;        /* when it last became the current one */
+	uint64_t born;              /* when it took its slot */
 	struct gc gc[2];
 	int ngc;
 	int any_gc;                 /* a GCStart or GCEnd was seen */
@@ -109,14 +125,37 @@ struct or_check {
 	/* With --threads 2 the reading thread keeps ts (GC-S023) while the
 	 * other writes the rest for every event: a cache line apart. */
 	char ts_apart[64];
-	struct inst inst[OR_MAX_INSTANCES];
+	struct inst inst[OR_MAX_SLOTS];
 	int cur;
-	/* An instance beyond OR_MAX_INSTANCES shares the last slot: said once
+	uint64_t tick;              /* counts changes of the current instance */
+	/* A process's instance beyond OR_MAX_INSTANCES shares its newest
+	 * slot; a full table drops the one unused longest: each said once
 	 * per trace (GC-S027). 0 fits, 1 to say, 2 said. */
-	int overflow;
-	uint64_t overflow_clr, overflow_with;
+	int overflow, evicted;
+	uint64_t overflow_clr, overflow_with, evict_clr, evict_for_clr;
+	uint32_t overflow_process, evict_process, evict_for_process;
+	/* The first process seen by or_check_event, and whether another
+	 * followed: from then on diagnostics name the process. */
+	uint32_t process;
+	uint8_t any, multi;
 	struct u64map *threads;
 };
+
+#define NO_KEY UINT64_MAX
+
+/* ClrInstanceID is a UInt16: both fit in one word, never NO_KEY. */
+static inline uint64_t inst_key(uint32_t process, uint64_t clr)
+{
+	return (uint64_t)process << 32 | (uint32_t)clr;
+}
+
+static void drop_instance(struct inst *in)
+{
+	u64map_free(in->segments);
+	u64map_free(in->handles);
+	memset(in, 0, sizeof *in);
+	in->key = NO_KEY;
+}
 
 struct or_check *or_check_new(void)
 {
@@ -129,21 +168,24 @@ struct or_check *or_check_new(void)
 		free(c);
 		return NULL;
 	}
+	for (int i = 0; i < OR_MAX_SLOTS; i++)
+		c->inst[i].key = NO_KEY;
 	or_evinfo_init();
 	return c;
 }
 
 void or_check_reset(struct or_check *c)
 {
-	for (int i = 0; i < OR_MAX_INSTANCES; i++) {
-		u64map_free(c->inst[i].segments);
-		u64map_free(c->inst[i].handles);
-		memset(&c->inst[i], 0, sizeof c->inst[i]);
-	}
+	for (int i = 0; i < OR_MAX_SLOTS; i++)
+		if (c->inst[i].used || c->inst[i].key != NO_KEY)
+			drop_instance(&c->inst[i]);
 	c->cur = 0;
-	c->overflow = 0;
+	c->tick = 0;
+	c->overflow = c->evicted = 0;
+	c->any = c->multi = 0;
 	u64map_clear(c->threads);
 	c->ts.last = NULL;
+	c->ts.any = c->ts.multi = 0;
 }
 
 void or_check_free(struct or_check *c)
@@ -155,43 +197,110 @@ void or_check_free(struct or_check *c)
 	free(c);
 }
 
-static struct inst *instance(struct or_check *c, const struct or_evinfo *ei,
-                             const struct or_decoded *dec)
+/* Make slot i the current instance. Every change of process comes here. */
+static struct inst *take(struct or_check *c, int i)
 {
-	uint64_t clr;
-	int i, free_slot = -1;
-
-	if (ei->clr < 0 || (unsigned)ei->clr >= dec->nvalid) {
-		if (!c->inst[c->cur].used)
-			c->inst[c->cur].used = 1;
-		return &c->inst[c->cur];
+	if (!c->any) {
+		c->any = 1;
+		c->process = c->inst[i].process;
+	} else if (c->inst[i].process != c->process) {
+		c->multi = 1;
 	}
-	clr = dec->v[ei->clr].u;
-	if (c->inst[c->cur].used && c->inst[c->cur].clr == clr)
-		return &c->inst[c->cur];
-	for (i = 0; i < OR_MAX_INSTANCES; i++) {
-		if (c->inst[i].used && c->inst[i].clr == clr)
-			break;
+	c->cur = i;
+	c->inst[i].current_at = ++c->tick;
+	return &c->inst[i];
+}
+
+/* A slot for a new instance of process: a free one, else the one unused
+ * longest, whose state is dropped (said once). */
+static int new_slot(struct or_check *c, uint32_t process, uint64_t clr)
+{
+	int lru = -1;
+
+	for (int i = 0; i < OR_MAX_SLOTS; i++) {
+		if (!c->inst[i].used)
+			return i;
+		if (i != c->cur && (lru < 0 || c->inst[i].current_at < c->inst[lru].current_at))
+			lru = i;
+	}
+	if (!c->evicted) {
+		c->evicted = 1;
+		c->evict_process = c->inst[lru].process;
+		c->evict_clr = c->inst[lru].clr;
+		c->evict_for_process = process;
+		c->evict_for_clr = clr;
+	}
+	drop_instance(&c->inst[lru]);
+	return lru;
+}
+
+/* The instance of (process, clr) when it is not the current one. */
+static OR_NOINLINE struct inst *find_instance(struct or_check *c, uint32_t process,
+                                              uint64_t clr)
+{
+	uint64_t key = inst_key(process, clr);
+	int i, adopt = -1, newest = -1, n = 0;
+
+	for (i = 0; i < OR_MAX_SLOTS; i++) {
+		const struct inst *in = &c->inst[i];
+
+		if (in->key == key)
+			return take(c, i);
+		if (!in->used || in->process != process)
+			continue;
+		n++;
+		if (newest < 0 || in->born > c->inst[newest].born)
+			newest = i;
 		/* An instance only known from events without ClrInstanceID
 		 * adopts the first id seen. */
-		if (c->inst[i].used && c->inst[i].clr == 0 && !c->inst[i].any_gc &&
-		    !c->inst[i].susp_seen && free_slot < 0)
-			free_slot = i;
-		if (!c->inst[i].used && free_slot < 0)
-			free_slot = i;
+		if (in->clr == 0 && !in->any_gc && !in->susp_seen && adopt < 0)
+			adopt = i;
 	}
-	if (i == OR_MAX_INSTANCES) {
-		i = free_slot >= 0 ? free_slot : OR_MAX_INSTANCES - 1;
-		if (free_slot < 0 && !c->overflow) {
+	if (adopt >= 0) {
+		i = adopt;
+	} else if (n >= OR_MAX_INSTANCES) {
+		i = newest;
+		if (!c->overflow) {
 			c->overflow = 1;
 			c->overflow_clr = clr;
 			c->overflow_with = c->inst[i].clr;
+			c->overflow_process = process;
 		}
+	} else {
+		i = new_slot(c, process, clr);
+		c->inst[i].used = 1;
+		c->inst[i].process = process;
+		c->inst[i].born = c->tick + 1;
 	}
-	c->inst[i].used = 1;
 	c->inst[i].clr = clr;
-	c->cur = i;
-	return &c->inst[i];
+	c->inst[i].key = key;
+	return take(c, i);
+}
+
+/* An event without ClrInstanceID: the last instance seen in its process. */
+static OR_NOINLINE struct inst *process_instance(struct or_check *c, uint32_t process)
+{
+	int last = -1;
+
+	for (int i = 0; i < OR_MAX_SLOTS; i++)
+		if (c->inst[i].used && c->inst[i].process == process &&
+		    (last < 0 || c->inst[i].current_at > c->inst[last].current_at))
+			last = i;
+	return last >= 0 ? take(c, last) : find_instance(c, process, 0);
+}
+
+static inline struct inst *instance(struct or_check *c, const struct or_evinfo *ei,
+                                    const struct or_decoded *dec, uint32_t process)
+{
+	struct inst *in = &c->inst[c->cur];
+	uint64_t clr;
+
+	if (ei->clr < 0 || (unsigned)ei->clr >= dec->nvalid)
+		return in->used && in->process == process ? in : process_instance(c, process);
+	clr = dec->v[ei->clr].u;
+	if (in->key == inst_key(process, clr))
+		return in;
+	return find_instance(c, process, clr);
 }
 
 static uint64_t val(const struct or_decoded *d, int8_t i, uint64_t dflt)
@@ -199,7 +308,50 @@ static uint64_t val(const struct or_decoded *d, int8_t i, uint64_t dflt)
 	return i >= 0 && (unsigned)i < d->nvalid ? d->v[i].u : dflt;
 }
 
-#define REP(code, ...) or_report(ctx, (code), ev->index, ev->offset, sym, __VA_ARGS__)
+/* Report, naming the process once the trace has shown two (multi): a
+ * one-process trace's messages stay as they were. */
+OR_COLD static void report_in(struct or_ctx *ctx, int multi, uint32_t process, unsigned code,
+                              uint64_t index, uint64_t offset, const char *sym,
+                              const char *fmt, ...) OR_PRINTF(8, 9);
+OR_COLD static void report_in(struct or_ctx *ctx, int multi, uint32_t process, unsigned code,
+                              uint64_t index, uint64_t offset, const char *sym,
+                              const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (multi)
+		or_report(ctx, code, index, offset, sym, "%s (process %" PRIu32 ")", msg, process);
+	else
+		or_report(ctx, code, index, offset, sym, "%s", msg);
+}
+
+#define REP(code, ...) \
+	report_in(ctx, ctx->check->multi, ev->process, (code), ev->index, ev->offset, sym, \
+	          __VA_ARGS__)
+/* About instance in, at an event other than the one in hand. */
+#define IREP(in, code, ...) \
+	report_in(ctx, ctx->check->multi, (in)->process, (code), __VA_ARGS__)
+
+/* Here, beside its one counting caller (gc_start), so that the checker
+ * calls nothing of the oracle's top (run.c): no import loop. */
+void or_stats_proc_gcs(struct or_stats *s, uint32_t process, uint64_t n)
+{
+	for (unsigned i = 0; i < s->nproc_gcs; i++)
+		if (s->proc_gcs[i].process == process) {
+			s->proc_gcs[i].gcs += n;
+			return;
+		}
+	if (s->nproc_gcs == OR_STAT_PROCESSES) {
+		s->gcs_later += n;
+		return;
+	}
+	s->proc_gcs[s->nproc_gcs].process = process;
+	s->proc_gcs[s->nproc_gcs++].gcs = n;
+}
 
 /* .NET Framework 4.5.2 fires GCStart twice for every GC, GCStart_V1 and
  * then GCStart_V2, on the same thread with the same Count, Depth, Reason
@@ -232,6 +384,7 @@ static OR_NOINLINE void gc_start(struct or_ctx *ctx, struct inst *in,
 		return;
 	}
 	ctx->stats.gcs++;
+	or_stats_proc_gcs(&ctx->stats, in->process, 1);
 	in->unserved = 0;
 	if (in->has_last_count && g.count <= in->last_count)
 		REP(GCSPEC_DIAG_S007,
@@ -284,7 +437,7 @@ static OR_NOINLINE void gc_start(struct or_ctx *ctx, struct inst *in,
 		 * suspend, which is below the Count of the GC that follows
 		 * (by one, or more while a background GC is in flight). */
 		if (in->susp_count != 0xFFFFFFFFu && in->susp_count >= g.count)
-			or_report(ctx, GCSPEC_DIAG_S012, in->susp_index,
+			IREP(in, GCSPEC_DIAG_S012, in->susp_index,
 			          in->susp_offset, in->susp_name,
 			          "this suspension's Count %u is not below the Count %u of the GC it serves (GCStart at event %llu)",
 			          in->susp_count, g.count,
@@ -604,9 +757,9 @@ static OR_NOINLINE void object(struct or_ctx *ctx, struct u64map **mapp, size_t 
 	}
 }
 
-static void seg_dup_report(struct or_ctx *ctx, const struct seg_dup *d)
+static void seg_dup_report(struct or_ctx *ctx, const struct inst *in, const struct seg_dup *d)
 {
-	or_report(ctx, GCSPEC_DIAG_S017, d->index, d->offset, d->sym,
+	IREP(in, GCSPEC_DIAG_S017, d->index, d->offset, d->sym,
 	          "segment 0x%llx is created again while it is live (this runtime fires GCFreeSegment)",
 	          (unsigned long long)d->addr);
 }
@@ -616,9 +769,9 @@ static void seg_freed(struct or_ctx *ctx, struct inst *in)
 {
 	in->seg_freed = 1;
 	for (unsigned i = 0; i < in->nseg_dup; i++)
-		seg_dup_report(ctx, &in->seg_dup[i]);
+		seg_dup_report(ctx, in, &in->seg_dup[i]);
 	if (in->seg_dup_more)
-		or_report(ctx, GCSPEC_DIAG_S017, in->seg_dup[in->nseg_dup - 1].index,
+		IREP(in, GCSPEC_DIAG_S017, in->seg_dup[in->nseg_dup - 1].index,
 		          in->seg_dup[in->nseg_dup - 1].offset, in->seg_dup[in->nseg_dup - 1].sym,
 		          "and %llu more segments were created again while live before the first GCFreeSegment",
 		          (unsigned long long)in->seg_dup_more);
@@ -736,18 +889,19 @@ OR_COLD static void timestamp_back(struct or_ctx *ctx, const struct or_event *ev
 		? gcspec_lookup((unsigned)ev->provider, ev->id, ev->version) : NULL;
 	const char *sym = spec ? spec->symbol : NULL;
 
-	REP(GCSPEC_DIAG_S023,
-	    "timestamp %llu is earlier than the previous event's %llu written by thread %llu",
-	    (unsigned long long)ev->timestamp, (unsigned long long)last,
-	    (unsigned long long)or_writer_thread(ev));
+	report_in(ctx, ctx->check->ts.multi, ev->process, GCSPEC_DIAG_S023, ev->index, ev->offset,
+	          sym, "timestamp %llu is earlier than the previous event's %llu written by thread %llu",
+	          (unsigned long long)ev->timestamp, (unsigned long long)last,
+	          (unsigned long long)or_writer_thread(ev));
 }
 
 void or_check_timestamp_slow(struct or_ctx *ctx, const struct or_event *ev)
 {
 	struct or_check *c = ctx->check;
 	uint64_t w = or_writer_thread(ev);
-	uint64_t *last = c->ts.last && c->ts.thread == w
-		? c->ts.last : u64map_get(c->threads, w);
+	uint64_t k = or_thread_key(w, ev->process);
+	uint64_t *last = c->ts.last && c->ts.thread == k
+		? c->ts.last : u64map_get(c->threads, k);
 
 	/* Thread id 0 is no thread: the runtime writes it for threads it no
 	 * longer knows by OS id (a terminating thread clearing its handles,
@@ -755,18 +909,25 @@ void or_check_timestamp_slow(struct or_ctx *ctx, const struct or_event *ev)
 	 * and their timestamps interleave. */
 	if (w == 0)
 		return;
+	/* Every change of process changes the key, so comes here. */
+	if (!c->ts.any) {
+		c->ts.any = 1;
+		c->ts.process = ev->process;
+	} else if (ev->process != c->ts.process) {
+		c->ts.multi = 1;
+	}
 	if (last) {
 		if (ev->timestamp < *last)
 			timestamp_back(ctx, ev, *last);
 		*last = ev->timestamp;
-		c->ts.thread = w;
+		c->ts.thread = k;
 		c->ts.last = last;
 		return;
 	}
 	c->ts.last = NULL; /* the map may move */
-	if (u64map_put(c->threads, w, ev->timestamp)) {
+	if (u64map_put(c->threads, k, ev->timestamp)) {
 		u64map_clear(c->threads); /* too many threads: start over */
-		u64map_put(c->threads, w, ev->timestamp);
+		u64map_put(c->threads, k, ev->timestamp);
 	}
 }
 
@@ -798,11 +959,34 @@ static void heap_count_shown(struct or_ctx *ctx, struct inst *in)
 	if (!in->heaps)
 		return; /* still unknown: keep waiting */
 	if (in->v007_pending && in->v007_value >= in->heaps)
-		or_report(ctx, GCSPEC_DIAG_V007, in->v007_index, in->v007_offset,
+		IREP(in, GCSPEC_DIAG_V007, in->v007_index, in->v007_offset,
 		          in->v007_sym, "heap index %s = %llu, but the stream has shown %u heap%s",
 		          in->v007_field, (unsigned long long)in->v007_value, in->heaps,
 		          in->heaps == 1 ? "" : "s");
 	in->v007_pending = 0;
+}
+
+OR_COLD static void table_full(struct or_ctx *ctx, struct or_check *c,
+                               const struct or_event *ev, const char *sym)
+{
+	if (c->overflow == 1) {
+		c->overflow = 2;
+		REP(GCSPEC_DIAG_S027,
+		    "ClrInstanceID %llu is a runtime instance beyond the %d the checker keeps apart: "
+		    "it is checked together with ClrInstanceID %llu from here on",
+		    (unsigned long long)c->overflow_clr, OR_MAX_INSTANCES,
+		    (unsigned long long)c->overflow_with);
+	}
+	if (c->evicted == 1) {
+		c->evicted = 2;
+		REP(GCSPEC_DIAG_S027,
+		    "the checker keeps %d runtime instances of all processes apart: process %" PRIu32
+		    " ClrInstanceID %llu, unused the longest, has its state dropped for process %"
+		    PRIu32 " ClrInstanceID %llu, and starts afresh if it comes back "
+		    "(said once; later evictions are silent)",
+		    OR_MAX_SLOTS, c->evict_process, (unsigned long long)c->evict_clr,
+		    c->evict_for_process, (unsigned long long)c->evict_for_clr);
+	}
 }
 
 void or_check_event(struct or_ctx *ctx, const struct or_event *ev,
@@ -816,15 +1000,9 @@ void or_check_event(struct or_ctx *ctx, const struct or_event *ev,
 	if (!dec)
 		return;
 	ei = &or_evinfo[dec->event];
-	in = instance(c, ei, dec);
-	if (c->overflow == 1) {
-		c->overflow = 2;
-		REP(GCSPEC_DIAG_S027,
-		    "ClrInstanceID %llu is a runtime instance beyond the %d the checker keeps apart: "
-		    "it is checked together with ClrInstanceID %llu from here on",
-		    (unsigned long long)c->overflow_clr, OR_MAX_INSTANCES,
-		    (unsigned long long)c->overflow_with);
-	}
+	in = instance(c, ei, dec, ev->process);
+	if (c->overflow == 1 || c->evicted == 1)
+		table_full(ctx, c, ev, sym);
 	if (ei->values)
 		or_check_values(ctx, ev, dec, ei);
 	heap_index(in, ev, dec, ei);
@@ -913,20 +1091,22 @@ void or_check_end(struct or_ctx *ctx, uint64_t next_index, uint64_t offset)
 {
 	struct or_check *c = ctx->check;
 
-	for (int i = 0; i < OR_MAX_INSTANCES; i++) {
+	if (c->multi)
+		ctx->stats.several_processes = 1;
+	for (int i = 0; i < OR_MAX_SLOTS; i++) {
 		struct inst *in = &c->inst[i];
 		if (!in->used)
 			continue;
 		/* Reported at the GCStart that has no end. */
 		for (int g = in->ngc; g-- > 0;)
 			if (!in->gc[g].unseen)
-				or_report(ctx, GCSPEC_DIAG_S003, in->gc[g].index,
+				IREP(in, GCSPEC_DIAG_S003, in->gc[g].index,
 				          in->gc[g].offset, NULL,
 				          "the trace ends inside GC %u (ClrInstanceID %llu): its GCStart has no GCEnd",
 				          in->gc[g].count, (unsigned long long)in->clr);
 		heap_count_shown(ctx, in);
 		if (in->susp != S_IDLE || in->nwait)
-			or_report(ctx, GCSPEC_DIAG_S025, next_index, offset, NULL,
+			IREP(in, GCSPEC_DIAG_S025, next_index, offset, NULL,
 			          "the trace ends while the runtime is %s (ClrInstanceID %llu)",
 			          susp_names[in->susp != S_IDLE ? in->susp : S_SUSPENDING],
 			          (unsigned long long)in->clr);

@@ -104,6 +104,12 @@ struct or_event {
 	 * stream's (or_stream_info.pointer_size). A merged .etl holds 32- and
 	 * 64-bit processes; the time-order window carries it with the event. */
 	uint8_t pointer_size;
+	/* The process that wrote the event, where the container says: the
+	 * ETW event header's ProcessId, the CTF vpid context (or the trace's
+	 * env vpid), and for a one-process container (nettrace, the model
+	 * stream) the stream's own (or_stream_info.process_id). 0 where the
+	 * container does not say; the checker keeps state per process. */
+	uint32_t process;
 };
 
 struct or_ctx; /* the checker and diagnostic sink: see check.h / diag.h */

@@ -579,6 +579,16 @@ void or_text_summary(FILE *out, const struct or_ctx *ctx)
 		if (s->per_event[i])
 			fprintf(out, "  %-40s %" PRIu64 "\n", gcspec_events[i].symbol,
 			        s->per_event[i]);
+	/* One process a stream: its count is the line above, as it always was. */
+	if (s->several_processes) {
+		fputs("GCs by process:\n", out);
+		for (unsigned i = 0; i < s->nproc_gcs; i++)
+			fprintf(out, "  process %-10" PRIu32 " %" PRIu64 "\n",
+			        s->proc_gcs[i].process, s->proc_gcs[i].gcs);
+		if (s->gcs_later)
+			fprintf(out, "  later processes    %" PRIu64 " (beyond the first %d)\n",
+			        s->gcs_later, OR_STAT_PROCESSES);
+	}
 	fprintf(out, "diagnostics: %" PRIu64 " errors, %" PRIu64 " warnings, %" PRIu64 " notes\n",
 	        ctx->diag.by_severity[2], ctx->diag.by_severity[1],
 	        ctx->diag.by_severity[0]);

@@ -269,6 +269,7 @@ int or_reorder_add(struct or_reorder *q, const struct or_event *ev)
 	r->offset = ev->offset;
 	r->payload_offset = ev->payload_offset;
 	r->thread_id = ev->thread_id;
+	r->process = ev->process;
 	r->len = ev->payload_len;
 	r->cls = cls;
 	if (ev->block && !flen) {
@@ -323,6 +324,7 @@ static size_t emit(struct or_reorder *q, uint32_t i,
 	e->payload_offset = r->payload_offset;
 	e->timestamp = r->ts;
 	e->thread_id = r->thread_id;
+	e->process = r->process;
 	e->payload_len = r->len;
 	e->block = NULL;
 	if (r->payload) {

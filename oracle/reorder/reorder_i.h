@@ -34,7 +34,7 @@ struct or_rrec {
 	const uint8_t *payload;    /* in a held block; NULL: copied (aux) */
 	uint32_t len;              /* payload bytes */
 	uint32_t cls;              /* its class (reorder_class.c) */
-	uint32_t spare;            /* (a run's next record is the next one) */
+	uint32_t process;          /* or_event.process */
 	uint32_t aux;              /* held block: its pin slot; copied: where
 	                              in bytes (the model fields' length, the
 	                              payload, the model fields) */

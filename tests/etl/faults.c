@@ -241,7 +241,7 @@ int main(void)
 	et_make(&st, 600, 11, 1);
 	for (unsigned s = 0; s < 4; s++)
 		for (unsigned ps = 4; ps <= 8; ps += 4) {
-			struct gen_etl_opts o = { sizes[s % 2], 0, 0, s >= 2 };
+			struct gen_etl_opts o = { sizes[s % 2], 0, 0, s >= 2, 0 };
 			char label[64];
 			size_t len;
 			uint8_t *buf = et_write(&st, &o, ps, &len);
@@ -259,7 +259,7 @@ int main(void)
 	/* Truncation everywhere, on small files of both pointer sizes, and
 	 * on a compressed one. */
 	{
-		struct gen_etl_opts o = { 1024, 4, 0, 1 };
+		struct gen_etl_opts o = { 1024, 4, 0, 1, 0 };
 		size_t len;
 		uint8_t *buf = et_write(&st, &o, 8, &len);
 
@@ -270,7 +270,7 @@ int main(void)
 	}
 	et_make(&st, 40, 5, 1);
 	for (unsigned ps = 4; ps <= 8; ps += 4) {
-		struct gen_etl_opts o = { 1024, 4, 0, 0 };
+		struct gen_etl_opts o = { 1024, 4, 0, 0, 0 };
 		char label[16];
 		size_t len;
 		uint8_t *buf = et_write(&st, &o, ps, &len);

@@ -140,7 +140,7 @@ static int packed_structure(const uint8_t *b, size_t len, uint32_t bsize, const 
 
 static void one_packed(unsigned ps, uint32_t bsize, int stacks, unsigned kernel)
 {
-	struct gen_etl_opts o = { bsize, kernel, 0, 1 };
+	struct gen_etl_opts o = { bsize, kernel, 0, 1, 0 };
 	struct readback rb;
 	const char *why = "";
 	size_t len = 0;
@@ -167,7 +167,7 @@ static void one_packed(unsigned ps, uint32_t bsize, int stacks, unsigned kernel)
 
 static void one(unsigned ps, uint32_t bsize, int stacks, unsigned kernel)
 {
-	struct gen_etl_opts o = { bsize, kernel, 0, 0 };
+	struct gen_etl_opts o = { bsize, kernel, 0, 0, 0 };
 	struct readback rb;
 	const char *why = "";
 	size_t len = 0;
@@ -197,7 +197,7 @@ static void one(unsigned ps, uint32_t bsize, int stacks, unsigned kernel)
 /* Logfile header clock fields against the events. */
 static void clock_fields(void)
 {
-	struct gen_etl_opts o = { 4096, 0, 0, 0 };
+	struct gen_etl_opts o = { 4096, 0, 0, 0, 0 };
 	size_t len;
 	uint8_t *b;
 	const uint8_t *lf;
@@ -226,7 +226,7 @@ static void clock_fields(void)
 /* Extended data: a STACK_TRACE item of the pointer size with the frames. */
 static void stacks(void)
 {
-	struct gen_etl_opts o = { 65536, 0, 0, 0 };
+	struct gen_etl_opts o = { 65536, 0, 0, 0, 0 };
 	unsigned ok = 0, seen = 0;
 
 	et_make(&st, 200, 5, 1);
@@ -262,7 +262,7 @@ static void stacks(void)
 
 static void foreign(void)
 {
-	struct gen_etl_opts o = { 8192, 0, 3, 0 };
+	struct gen_etl_opts o = { 8192, 0, 3, 0, 0 };
 	struct readback rb;
 	size_t len;
 	uint8_t *b;
@@ -281,7 +281,7 @@ static void foreign(void)
  * processor, and reads it all the same. */
 static void per_processor(void)
 {
-	struct gen_etl_opts o = { 2048, 0, 0, 0 };
+	struct gen_etl_opts o = { 2048, 0, 0, 0, 0 };
 	struct readback rb;
 	size_t len;
 	uint8_t *b;
@@ -299,7 +299,7 @@ static void per_processor(void)
 /* A stream that cannot seek gets the same bytes, spooled. */
 static void pipe_output(void)
 {
-	struct gen_etl_opts o = { 4096, 0, 0, 0 };
+	struct gen_etl_opts o = { 4096, 0, 0, 0, 0 };
 	char path[] = "/tmp/etl-pipe-XXXXXX", cmd[64];
 	size_t len, plen = 0;
 	uint8_t *want, *got = NULL;
@@ -329,7 +329,7 @@ static void pipe_output(void)
 
 static void deterministic(void)
 {
-	struct gen_etl_opts o = { 0, 7, 0, 0 };
+	struct gen_etl_opts o = { 0, 7, 0, 0, 0 };
 	size_t l1, l2;
 	uint8_t *a, *b;
 
@@ -344,7 +344,7 @@ static void deterministic(void)
 
 static void refusals(void)
 {
-	struct gen_etl_opts o = { 1000, 0, 0, 0 };
+	struct gen_etl_opts o = { 1000, 0, 0, 0, 0 };
 	struct gen_writer *w = gen_etl_new(&o);
 	struct gen_stream_info in = et_info(8);
 	static uint8_t big[70000];

@@ -68,6 +68,7 @@ struct ctf_writer {
 	int8_t packed_of[GCSPEC_NEVENTS];
 	int32_t fixed_of[GCSPEC_NEVENTS];
 	uint64_t ns_per_tick;      /* when nanoseconds are a whole number of ticks, else 0 */
+	int32_t vpid;              /* -O vpid=N: every event's _vpid; 0: the stream's process */
 };
 
 static void put16(uint8_t *p, uint16_t x)
@@ -142,6 +143,8 @@ static int ctf_begin_dir(struct gen_writer *w, const char *dir, const struct gen
 	if (info->pointer_size != 4 && info->pointer_size != 8)
 		return gen_writer_fail(w, "ctf: pointer size %u", info->pointer_size);
 	c->info = *info;
+	if (c->vpid)
+		c->info.process_id = (uint32_t)c->vpid;
 	if (!(c->dir = strdup(dir)))
 		return gen_writer_fail(w, "out of memory");
 	for (int i = 0; i < 16; i += 8)
@@ -400,6 +403,22 @@ static void ctf_destroy(struct gen_writer *w)
 	free(c);
 }
 
+/* gcgen -O vpid=N: the process the events say they come from, so that
+ * traces of different processes can be merged into one, as an LTTng
+ * session of several processes records them. */
+static int ctf_option(struct gen_writer *w, const char *key, const char *value)
+{
+	struct ctf_writer *c = (struct ctf_writer *)w;
+	char *end;
+	unsigned long v = strtoul(value, &end, 10);
+
+	if (strcmp(key, "vpid") || !*value || *end || *value == '-' || v == 0 || v > INT32_MAX)
+		return gen_writer_fail(w, "ctf: option %s=%s: want vpid=N (1 to 2147483647)",
+		                       key, value);
+	c->vpid = (int32_t)v;
+	return 0;
+}
+
 const struct gen_writer_ops gen_write_ctf_ops = {
 	.format = "ctf",
 	.description = "LTTng CTF 1.8 trace directory, as LTTng-UST 2.13 records CoreCLR",
@@ -409,4 +428,5 @@ const struct gen_writer_ops gen_write_ctf_ops = {
 	.end = ctf_end,
 	.destroy = ctf_destroy,
 	.begin_dir = ctf_begin_dir,
+	.option = ctf_option,
 };

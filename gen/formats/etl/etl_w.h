@@ -47,6 +47,9 @@ struct gen_etl_opts {
 	 * buffer its header and the LZXPRESS form of its records
 	 * (lzxpress_w.h), BufferSize its bytes in the file. */
 	int compressed;
+	/* The ProcessId every record's header names; 0: the stream's. A
+	 * different one per trace lets tests build machine-wide traces. */
+	uint32_t process_id;
 };
 
 /* "etl": the runtime's events alone. "etl-merged": a kernel record after

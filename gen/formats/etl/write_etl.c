@@ -412,6 +412,8 @@ static int etl_begin(struct gen_writer *gw, FILE *out, const struct gen_stream_i
 
 	w->info = *info;
 	w->info.profile = w->info.mode = NULL; /* borrowed: not kept */
+	if (w->o.process_id)
+		w->info.process_id = w->o.process_id;
 	if (info->pointer_size != 4 && info->pointer_size != 8)
 		return fail(w, "pointer size must be 4 or 8");
 	if (!w->o.buffer_size)
@@ -516,7 +518,8 @@ struct gen_writer *gen_etl_new(const struct gen_etl_opts *opts)
 static int option_fail(struct gen_writer *gw, const char *key, const char *value)
 {
 	snprintf(gw->error, sizeof gw->error, "etl: option %s=%s: want buffer-size=N (a multiple "
-		 "of 8 in 1024..16777216), kernel-every=N, foreign-every=N or compressed=0|1", key, value);
+		 "of 8 in 1024..16777216), kernel-every=N, foreign-every=N, compressed=0|1 or process-id=N "
+		 "(1..4294967295)", key, value);
 	return -1;
 }
 
@@ -537,6 +540,8 @@ static int etl_option(struct gen_writer *gw, const char *key, const char *value)
 		w->o.foreign_every = (unsigned)v;
 	else if (strcmp(key, "compressed") == 0 && v <= 1)
 		w->o.compressed = (int)v;
+	else if (strcmp(key, "process-id") == 0 && v > 0)
+		w->o.process_id = (uint32_t)v;
 	else
 		return option_fail(gw, key, value);
 	return 0;
@@ -549,7 +554,7 @@ static struct gen_writer *create(void)
 
 static struct gen_writer *create_compressed(void)
 {
-	struct gen_etl_opts o = { 0, 0, 0, 1 };
+	struct gen_etl_opts o = { 0, 0, 0, 1, 0 };
 	struct gen_writer *w = gen_etl_new(&o);
 
 	if (w)
@@ -559,7 +564,7 @@ static struct gen_writer *create_compressed(void)
 
 static struct gen_writer *create_merged(void)
 {
-	struct gen_etl_opts o = { 0, GEN_ETL_MERGED_KERNEL_EVERY, 0, 0 };
+	struct gen_etl_opts o = { 0, GEN_ETL_MERGED_KERNEL_EVERY, 0, 0, 0 };
 	struct gen_writer *w = gen_etl_new(&o);
 
 	if (w)

@@ -262,8 +262,11 @@ static int fast_event(struct ctfr_reader *r, struct cstream *s, const struct csc
 	if (left < sc->ctx_bytes)
 		return -1;
 	ev->thread_id = sc->vtid_at >= 0 ? ctfr_le32(p + sc->vtid_at) : 0;
-	if (sc->vpid_at >= 0 && !r->info->process_id)
-		r->info->process_id = ctfr_le32(p + sc->vpid_at);
+	if (sc->vpid_at >= 0) {
+		ev->process = ctfr_le32(p + sc->vpid_at);
+		if (!r->info->process_id)
+			r->info->process_id = ev->process;
+	}
 	left -= sc->ctx_bytes;
 	s->pos += (uint64_t)sc->ctx_bytes * 8;
 	if (c->kind == CC_PACKED)
@@ -308,8 +311,11 @@ int ctfr_fields(struct ctfr_reader *r, struct cstream *s, struct cclass *c, stru
 			return -1;
 		if (sc->vtid_at >= 0)
 			ev->thread_id = (uint32_t)le(s->buf + s->pos / 8 + sc->vtid_at, 4);
-		if (sc->vpid_at >= 0 && !r->info->process_id)
-			r->info->process_id = (uint32_t)le(s->buf + s->pos / 8 + sc->vpid_at, 4);
+		if (sc->vpid_at >= 0) {
+			ev->process = (uint32_t)le(s->buf + s->pos / 8 + sc->vpid_at, 4);
+			if (!r->info->process_id)
+				r->info->process_id = ev->process;
+		}
 		s->pos += (uint64_t)sc->ctx_bytes * 8;
 	} else if (sc->ectx >= 0) {
 		d.pos = s->pos;
@@ -317,8 +323,11 @@ int ctfr_fields(struct ctfr_reader *r, struct cstream *s, struct cclass *c, stru
 			return -1;
 		if (d.roles & 1u << R_VTID)
 			ev->thread_id = (uint32_t)d.role[R_VTID];
-		if (d.roles & 1u << R_VPID && !r->info->process_id)
-			r->info->process_id = (uint32_t)d.role[R_VPID];
+		if (d.roles & 1u << R_VPID) {
+			ev->process = (uint32_t)d.role[R_VPID];
+			if (!r->info->process_id)
+				r->info->process_id = ev->process;
+		}
 		s->pos = d.pos;
 	}
 	if (c->ctx >= 0) {

@@ -619,8 +619,11 @@ static inline int fields_fast(struct ctfr_reader *r, struct cstream *s, const st
 		s->pos = (at + c->inl_n) * 8;
 	}
 	ev->thread_id = sc->vtid_at >= 0 ? ctfr_le32(p + sc->vtid_at) : 0;
-	if (sc->vpid_at >= 0 && !r->info->process_id)
-		r->info->process_id = ctfr_le32(p + sc->vpid_at);
+	if (sc->vpid_at >= 0) {
+		ev->process = ctfr_le32(p + sc->vpid_at);
+		if (!r->info->process_id)
+			r->info->process_id = ev->process;
+	}
 	r->counts.fast_events++;
 	return 1;
 }
@@ -802,6 +805,9 @@ enum or_status ctfr_next(struct ctfr_reader *r, struct or_event *ev)
 		ev->cls = 0;
 		ev->pointer_size = 0; /* one per trace: the metadata's */
 		ev->writer_thread = 0;
+		/* Per-process buffers name their process in the env; the vpid
+		 * context, where the stream has one, says it per event. */
+		ev->process = r->meta.vpid > 0 ? (uint32_t)r->meta.vpid : 0;
 		ev->index = r->index;
 		ev->offset = base + s->head_pos / 8;
 		ev->timestamp = s->head_ts;

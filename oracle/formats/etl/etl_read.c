@@ -525,6 +525,7 @@ static int record(struct etr_reader *r, struct or_event *ev)
 			r->counts.other_provider++;
 		}
 		ev->thread_id = le32(p + 0x08);
+		ev->process = le32(p + 0x0C);
 		ev->timestamp = le64(p + 0x10);
 		ev->id = le16(p + 0x28);
 		ev->version = p[0x2A];
@@ -542,6 +543,7 @@ static int record(struct etr_reader *r, struct or_event *ev)
 		ev->provider_name = other_name(r, p + 0x18);
 		ev->pointer_size = t->psize;
 		ev->thread_id = le32(p + 0x08);
+		ev->process = le32(p + 0x0C);
 		ev->timestamp = le64(p + 0x10);
 		ev->opcode = p[4];
 		ev->level = p[5];

@@ -31,6 +31,7 @@ struct or_reader {
 	unsigned bad_run;   /* items in a row that were not events */
 	uint64_t bad_from;  /* file offset of the first of them */
 	struct or_model_provider prov;
+	uint32_t process;   /* the header's process_id: every event's */
 };
 
 /* Items in a row that are not events before the rest is given up on. */
@@ -232,6 +233,7 @@ static int model_open(struct or_reader **rp, FILE *in, struct or_ctx *ctx,
 		model_close(r);
 		return -1;
 	}
+	r->process = info->process_id;
 	*rp = r;
 	return 0;
 }
@@ -365,6 +367,7 @@ static int fast_next(struct or_reader *r, struct or_event *ev)
 			ev->index = r->index++;
 			ev->offset = off;
 			ev->payload_offset += off;
+			ev->process = r->process;
 			r->start += len;
 			fast_items++;
 			return 1;
@@ -394,6 +397,7 @@ static enum or_status model_next(struct or_reader *r, struct or_event *ev)
 		r->index++;
 		if (rc == 0) {
 			r->bad_run = 0;
+			ev->process = r->process;
 			return OR_EVENT;
 		}
 		/* Junk (a run of zeros is one CBOR item per byte) would give a

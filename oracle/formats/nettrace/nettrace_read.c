@@ -73,6 +73,7 @@ struct ntr_reader {
 	/* Delta-coding state, reset at each block. */
 	uint32_t p_meta, p_seq, p_proc, p_stack, p_len, p_label;
 	uint64_t p_ctid, p_tid, p_ts;
+	uint32_t process;          /* the trace's: one process per file */
 
 	struct meta *metas;
 	size_t nmetas, capmetas;
@@ -750,6 +751,7 @@ static NTR_ALWAYS_INLINE int fast_event_v(struct ntr_reader *r, struct or_event 
 	ev->block = r->blk;
 	ev->cls = m->cls;
 	ev->pointer_size = 0; /* one per file: the trace block's */
+	ev->process = r->process;
 	r->pos = (size_t)(p - b) + len;
 	r->counts.events++;
 	return 1;
@@ -1348,6 +1350,7 @@ struct ntr_reader *ntr_open(FILE *in, ntr_report_fn report, void *arg,
 	info->format_version = r->version;
 	info->unordered = 1; /* events come grouped by thread within a block */
 	info->pointer_size = (uint8_t)r->pointer_size;
+	r->process = info->process_id;
 	return r;
 fail:
 	ntr_close(r);
@@ -1421,6 +1424,7 @@ static NTR_NOINLINE enum or_status next_slow(struct ntr_reader *r, struct or_eve
 			ev->block = r->blk;
 			ev->cls = m->cls;
 			ev->pointer_size = 0;
+			ev->process = r->process;
 			r->counts.events++;
 			return OR_EVENT;
 		}
