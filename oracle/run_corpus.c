@@ -141,20 +141,6 @@ static char *stderr_excerpt(FILE *ef)
 	return text;
 }
 
-/* Each line of text after lead, escaped: it holds what the decoder printed,
- * which must not reach a terminal raw. */
-static void print_lines(FILE *f, const char *lead, const char *text)
-{
-	while (*text) {
-		size_t n = strcspn(text, "\n");
-
-		fputs(lead, f);
-		rr_escape(f, text, n, 0);
-		fputc('\n', f);
-		text += n + (text[n] == '\n');
-	}
-}
-
 static int run_case(struct run *r, const char *name)
 {
 	char input[4096], expect[4096], outp[128], errp[128], why[480] = "", label[300];
@@ -310,8 +296,9 @@ static int run_case(struct run *r, const char *name)
 	}
 	if (state == S_FAIL && !r->quiet) {
 		printf("%sFAIL %s: %s\n", r->progress ? "\r\033[K" : "", name, why);
-		print_lines(stdout, "  ", cr.explain);
-		print_lines(stdout, "  ", cr.groups);
+		/* What the decoder printed is in them: escaped for the terminal. */
+		rr_lines(stdout, "  ", cr.explain);
+		rr_lines(stdout, "  ", cr.groups);
 	}
 	if (r->progress) {
 		printf("\r\033[K%u cases, %u failed", r->ntests, r->nfail);

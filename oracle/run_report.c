@@ -125,18 +125,23 @@ void rr_escape(FILE *f, const char *str, size_t n, int hash)
 	}
 }
 
-void rr_tap_comment(FILE *f, const char *text)
+void rr_lines(FILE *f, const char *lead, const char *text)
 {
 	const char *p = text;
 
 	while (*p) {
 		size_t n = strcspn(p, "\n");
 
-		fputs("# ", f);
+		fputs(lead, f);
 		rr_escape(f, p, n, 0);
 		fputc('\n', f);
 		p += n + (p[n] == '\n');
 	}
+}
+
+void rr_tap_comment(FILE *f, const char *text)
+{
+	rr_lines(f, "# ", text);
 }
 
 void rr_xml_text(FILE *f, const char *str)

@@ -36,6 +36,8 @@ void rr_discard(struct rr_file *r);
  * bytes that are not part of valid UTF-8 as \xNN; with hash '#' too (a TAP
  * directive in a test's description). */
 void rr_escape(FILE *f, const char *s, size_t n, int hash);
+/* text, each of its lines after lead, escaped (a terminal's lines). */
+void rr_lines(FILE *f, const char *lead, const char *text);
 /* text, each of its lines as a TAP comment line "# ...", escaped. */
 void rr_tap_comment(FILE *f, const char *text);
 /* XML character data or attribute text: the five entities; valid UTF-8

@@ -153,6 +153,17 @@ runc --case $Y -- "$work/clr.sh" {}
 [ "$(grep -c '^  *[0-9]* GC-K004 [A-Za-z0-9_]* ClrInstanceID, e\.g\. event' "$work/out")" = 5 ] &&
 	grep -q '^ *\.\.\. and [0-9]* more kinds$' "$work/out"
 ok $? "gcoracle run prints the five most frequent kinds under the FAIL line" "$work/out"
+# The kinds' examples hold what the decoder printed: escaped on the terminal
+# (an ESC in the decoder's string reaches it as \u001b, never raw).
+cat >"$work/esc.sh" <<X
+#!/bin/sh
+"$oracle" --json "\$1" | sed 's/"ClrInstanceID":8/"ClrInstanceID":"\\\\u001b[2J\\\\u0007"/'
+X
+chmod +x "$work/esc.sh"
+runc --case $Y -- "$work/esc.sh" {}
+esc=$(printf '\033')
+grep -q 'ClrInstanceID, e\.g\. event.*got "\\u001b\[2J\\u0007"' "$work/out" && ! grep -q "$esc" "$work/out"
+ok $? "the explanation under a FAIL line escapes the decoder's control bytes" "$work/out"
 
 # --- speed: a case the declaration skips never starts the decoder ---------------
 cat >"$work/ctfonly.sh" <<X
