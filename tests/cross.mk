@@ -7,8 +7,9 @@ AM_TESTS_ENVIRONMENT += CROSS_JOBS=2; export CROSS_JOBS;
 EXTRA_DIST += tests/cross/realistic_clean.sh tests/cross/faults_detected.sh \
 	tests/cross/fault_combos.sh tests/cross/payload_breadth.sh
 
-# Every fault class over thousands of seeds (make check runs 100 per class),
-# and classes together: --mutate all and random lists over many seeds.
+# Every fault class over thousands of seeds (make check runs 20 per class),
+# and classes together: --mutate all and random lists over many seeds, and
+# realistic streams over 100 seeds a profile (make check: 10).
 FAULT_SEEDS = 2000
 FAULT_JOBS = 2
 check-faults: all
@@ -18,6 +19,8 @@ check-faults: all
 	$(SHELL) $(srcdir)/tests/cross/fault_combos.sh
 	top_builddir=$(abs_top_builddir) BREADTH_SEEDS=100 \
 	$(SHELL) $(srcdir)/tests/cross/payload_breadth.sh
+	top_builddir=$(abs_top_builddir) CROSS_SEEDS=100 \
+	$(SHELL) $(srcdir)/tests/cross/realistic_clean.sh
 .PHONY: check-faults
 
 # The decoder at every field boundary of every event-version, with payloads

@@ -39,8 +39,9 @@ EXTRA_DIST += tests/real/matrix.py tests/real/fixtures.py tests/real/ipc_collect
 
 # Through automake's TAP driver, so the .trs counts in the CI summary line.
 # check-runtimes: every runtime x mode x capture method x keyword set (224
-# captures, about 25 minutes; .ci/run's last leg); check-runtimes-covering: the
-# covering design, 36 of them.
+# captures, about 25 minutes one at a time; .ci/run's last leg);
+# check-runtimes-covering: the covering design, 36 of them. MATRIX_JOBS
+# captures at once (default 2).
 RUN_MATRIX = $(AM_TESTS_ENVIRONMENT) $(LOG_DRIVER) --test-name tests/real/matrix-$$which \
 	--log-file tests/real/matrix-$$which.log --trs-file tests/real/matrix-$$which.trs \
 	--color-tests no --enable-hard-errors yes --expect-failure no -- \

@@ -8,7 +8,7 @@
 #                    third with 50 GCs, where most classes go to the
 #                    stream's end, a third with 100, where later ones do,
 #                    a third with 400, where every class finds its target)
-#   COMBO_RUNS       random lists per container (default 100 for cbor, a
+#   COMBO_RUNS       random lists per container (default 40 for cbor, a
 #                    quarter of that for the others)
 #   CROSS_FORMATS    containers (default: gcgen --list-formats)
 # `make check-faults` runs many more.
@@ -17,7 +17,7 @@ set -u
 gcgen=$top_builddir/gen/gcgen
 oracle=$top_builddir/oracle/gcoracle
 all_seeds=${COMBO_ALL_SEEDS:-10}
-runs=${COMBO_RUNS:-100}
+runs=${COMBO_RUNS:-40}
 formats=${CROSS_FORMATS:-$("$gcgen" --list-formats)}
 work=$(mktemp -d) || exit 99
 trap 'rm -rf "$work"' EXIT

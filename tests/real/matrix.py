@@ -39,6 +39,7 @@ installed, and TraceEvent when it cannot be restored are skipped with the
 reason. Skips entirely without the .NET SDK.
 """
 import collections
+import concurrent.futures
 import gzip
 import json
 import os
@@ -266,6 +267,13 @@ def capture(exe, label, prefix, name, mode, method, kwset, capdir, trace_exe, fm
                   f"({'; '.join(hangs)}); the capture after that is the one checked")
         return good, detail
     return False, f"the runtime hung {len(hangs)} times: {'; '.join(hangs)}"
+
+
+def timed_capture(*args):
+    """capture(*args) with the seconds it took, for a worker thread."""
+    t1 = time.monotonic()
+    good, detail = capture(*args)
+    return good, detail, time.monotonic() - t1
 
 
 def capture_once(exe, label, prefix, name, mode, method, kwset, capdir, trace_exe, fmt):
@@ -588,6 +596,18 @@ def main(argv):
         return run_stress(cells, exes, trace_exe, capdir, stress)
     rows = []
     evds = {}
+    # MATRIX_JOBS captures run at once (default 2, one a core here): each is its own
+    # processes and files, and the checks below take them in the plan's order, so the
+    # TAP output is the same whatever finishes first.
+    jobs = max(1, int(os.environ.get("MATRIX_JOBS") or 2))
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
+    taken = {}
+    for label, mode, method, kwset in cells:
+        name = f"net{label}-{mode}-{method}-{kwset}"
+        if label in exes and not (method == "dotnet-trace" and trace_exe is None):
+            prefix = next(r for r in RUNTIMES if r[0] == label)[3]
+            taken[name] = pool.submit(timed_capture, exes[label], label, prefix, name, mode,
+                                      method, kwset, capdir, trace_exe)
     for label, mode, method, kwset in cells:
         _, _, vprefix, prefix = next(r for r in RUNTIMES if r[0] == label)
         name = f"net{label}-{mode}-{method}-{kwset}"
@@ -597,9 +617,8 @@ def main(argv):
         if method == "dotnet-trace" and trace_exe is None:
             tap.skip(name, trace_why)
             continue
-        t1 = time.monotonic()
-        good, detail = capture(exes[label], label, prefix, name, mode, method, kwset, capdir, trace_exe)
-        if not ok(good is True, f"{name}: captured ({time.monotonic() - t1:.1f} s)", detail):
+        good, detail, took = taken.pop(name).result()
+        if not ok(good is True, f"{name}: captured ({took:.1f} s)", detail):
             continue
         row = {"runtime": label, "mode": mode, "method": method, "keywords": kwset}
         evd = evds.setdefault(label, ee.Evidence(top_srcdir))
@@ -610,6 +629,8 @@ def main(argv):
             # the whole matrix writes about a gigabyte; a passed capture's bulk goes
             for ext in (".nettrace", ".listener.jsonl"):
                 os.remove(os.path.join(capdir, name + ext))
+
+    pool.shutdown()
 
     # Nettrace V6: does the runtime write it when a client asks over the diagnostics IPC
     # (CollectTracing2's format field: 1 is NetTrace V4, 2 would be the next)? A refusal is
