@@ -8,7 +8,7 @@ dist_doc_DATA += docs/accepted-differences.md docs/diagnostics.md \
 	docs/faults.md docs/fuzzing.md docs/findings.md docs/ctf.md docs/etl.md docs/nettrace.md \
 	docs/real-runtime.md docs/real-parser-bugs.md docs/peers.md docs/spec.md docs/errata.md \
 	docs/oracle-performance.md docs/same-output.md docs/model-stream.cddl \
-	docs/oracle-output.cddl docs/spec-json.md docs/spec-json.cddl
+	docs/oracle-output.cddl docs/spec-json.md docs/spec-json.cddl docs/heap-walk.md
 
 # The worked examples the docs point to, beside them under $(docdir)/examples
 # (gcconform.pc's examplesdir), so that the installed docs' relative paths hold.

@@ -43,7 +43,9 @@ struct gcspec_field {
 	uint8_t is_member;     /* 1: belongs to the nearest preceding STRUCT */
 	uint8_t nmembers;      /* STRUCT: this many member fields follow */
 	int8_t size_field;     /* STRUCT/BINARY: index (within the event) of the
-	                          count/length field, else -1 */
+	                          count/length field; an integer member that is an
+	                          array (gcspec_field_is_array): its count member,
+	                          an earlier member of the same element; else -1 */
 	int16_t map;           /* index into gcspec_maps, or -1 */
 	/* STRUCT only: 1 when the runtime copies each element as a C struct, so
 	 * every member sits at its natural alignment (Pointer: the stream's
@@ -130,6 +132,13 @@ gcspec_lookup(unsigned provider, unsigned id, unsigned version)
 		return NULL;
 	ev = p->index[id * GCSPEC_MAX_VERSIONS + version];
 	return ev < 0 ? NULL : &gcspec_events[ev];
+}
+
+/* An integer struct member that holds size_field's count of values
+ * (BulkType's Values[].TypeParameters), not one value. */
+static inline int gcspec_field_is_array(const struct gcspec_field *f)
+{
+	return f->is_member && f->size_field >= 0;
 }
 
 static inline const struct gcspec_field *

@@ -50,7 +50,8 @@ def nest_fields(fields):
     for f in fields:
         ref = f.get("count") or f.get("length")
         if ref:
-            counts[ref] = f["name"]
+            # A member's count is a member of the same struct.
+            counts[(f.get("member_of"), ref)] = f["name"]
     for f in fields:
         w4, w8 = WIDTHS[f["type"]]
         d = {"name": f["name"], "type": f["type"],
@@ -58,8 +59,8 @@ def nest_fields(fields):
         for key in ("out", "map", "count", "length"):
             if key in f:
                 d[key] = f[key]
-        if not f.get("member_of") and f["name"] in counts:
-            d["count_of"] = counts[f["name"]]
+        if (f.get("member_of"), f["name"]) in counts:
+            d["count_of"] = counts[(f.get("member_of"), f["name"])]
         if f["type"] == "Struct":
             d["layout"] = f.get("layout", "packed")
             d["members"] = []
@@ -197,14 +198,17 @@ def header_text(data, template_path):
             flat.append((f, -1))
             parent = len(flat) - 1
             flat += [(m, parent) for m in f.get("members", [])]
-        names = [f["name"] for f, parent in flat if parent < 0]
         for f, parent in flat:
             ref = f.get("count") or f.get("length")
+            # the row of the sizing field: a top-level field, or for an
+            # array member a member of the same struct
+            size = next((k for k, (g, gp) in enumerate(flat)
+                         if g["name"] == ref and gp == parent), -1) if ref else -1
             w = f["width"] or [-1, -1]
             fields.append(
                 f"\t{{ {c_str(f['name'])}, GCCONFORM_SPEC_{f['type'].upper()}, "
                 f"{{ {w[0]}, {w[1]} }}, {parent}, "
-                f"{names.index(ref) if ref else -1}, "
+                f"{size}, "
                 f"{maps.index(f['map']) if 'map' in f else -1}, "
                 f"{len(f.get('members', []))}, "
                 f"{1 if f.get('layout') == 'natural' else 0} }}, /* {e['symbol']} */")

@@ -91,7 +91,7 @@ def check_event(path, ev, maps):
         raise SpecError(f"{where}: level {ev['level']} is not 0..5")
     seen = {}
     struct_name = None
-    struct_members = {}
+    struct_members, layouts = {}, {}
     for i, f in enumerate(ev["fields"]):
         fname = f.get("name", f"#{i + 1}")
         fw = f"{where}: field {fname}"
@@ -115,7 +115,25 @@ def check_event(path, ev, maps):
                 raise SpecError(f"{fw}: nested {f['type']} is not supported")
             if fname in struct_members[struct_name]:
                 raise SpecError(f"{fw}: duplicate member name")
-            struct_members[struct_name].add(fname)
+            if "length" in f or "layout" in f:
+                raise SpecError(f"{fw}: a member takes no 'length' or 'layout'")
+            if "count" in f:
+                # An array member: count values of the member's type, the count
+                # in an earlier member of the same element.
+                ref = f["count"]
+                if f["type"] not in INTEGER_TYPES or "map" in f:
+                    raise SpecError(f"{fw}: only an integer member without a map "
+                                    f"can be an array")
+                if ref not in struct_members[struct_name]:
+                    raise SpecError(f"{fw}: count field '{ref}' is not an earlier "
+                                    f"member of {struct_name}")
+                if struct_members[struct_name][ref].get("type") not in INTEGER_TYPES:
+                    raise SpecError(f"{fw}: count field '{ref}' is not an integer")
+                if struct_members[struct_name][ref].get("count"):
+                    raise SpecError(f"{fw}: count field '{ref}' is an array")
+                if layouts.get(struct_name) == "natural":
+                    raise SpecError(f"{fw}: an array member in a natural-layout struct")
+            struct_members[struct_name][fname] = f
             continue
         struct_name = None
         if fname in seen:
@@ -138,7 +156,8 @@ def check_event(path, ev, maps):
             raise SpecError(f"{fw}: layout must be natural or packed, on a Struct")
         if f["type"] == "Struct":
             struct_name = fname
-            struct_members[fname] = set()
+            struct_members[fname] = {}
+            layouts[fname] = f.get("layout", "packed")
         seen[fname] = i
     for sname, members in struct_members.items():
         if not members:
@@ -328,9 +347,11 @@ def emit_c(spec, outdir):
     fields_c, events_c = [], []
     for e in events:
         first = len(fields_c)
-        idx = {}
+        idx, midx = {}, {}
         for i, f in enumerate(e["fields"]):
-            if not f.get("member_of"):
+            if f.get("member_of"):
+                midx[(f["member_of"], f["name"])] = i
+            else:
                 idx[f["name"]] = i
         for i, f in enumerate(e["fields"]):
             nmem = 0
@@ -340,7 +361,10 @@ def emit_c(spec, outdir):
                     j += 1
                 nmem = j - i - 1
             ref = f.get("count") or f.get("length")
-            size_field = idx[ref] if ref else -1
+            if ref and f.get("member_of"):
+                size_field = midx[(f["member_of"], ref)]
+            else:
+                size_field = idx[ref] if ref else -1
             mp = map_names.index(f["map"]) if "map" in f else -1
             fields_c.append(
                 f"\t{{ {c_str(f['name'])}, {c_str(f.get('out'))}, "

@@ -122,6 +122,8 @@ def skip_fields(r, fields):
 
 def payload_field(r, f, values):
     t = f["type"]
+    if t != "Struct" and "count" in f:  # an array member: its element's count of values
+        return [payload_field(r, {"type": t}, values) for _ in range(values[f["count"]])]
     if t in PAYLOAD_INTS:
         return r.num(PAYLOAD_INTS[t])
     if t == "Pointer":

@@ -234,10 +234,22 @@ static int op_field(struct job *j, size_t i)
 		case 0: { /* one more row, its members worth trying */
 			int row = gen_values_add_row(&vals);
 
-			for (unsigned m = 1; row >= 0 && m <= sf->nmembers; m++)
-				set_interesting(j, &f[vals.struct_field + m],
-				                gen_values_cell(&vals, (unsigned)row,
-				                                (unsigned)vals.struct_field + m), psize);
+			for (unsigned m = 1; row >= 0 && m <= sf->nmembers; m++) {
+				unsigned idx = (unsigned)vals.struct_field + m;
+
+				/* an array member: 0 to 3 values, its count with them */
+				if (gcspec_field_is_array(&f[idx])) {
+					uint64_t a[3];
+					unsigned n = (unsigned)below(j, 4);
+
+					for (unsigned q = 0; q < n; q++)
+						a[q] = boundary(j, gen_type_width(f[idx].type, psize));
+					gen_values_set_member_array(&vals, (unsigned)row, idx, a, n);
+					continue;
+				}
+				set_interesting(j, &f[idx], gen_values_cell(&vals, (unsigned)row, idx),
+				                psize);
+			}
 			note("struct-add-row");
 			break;
 		}
@@ -253,6 +265,18 @@ static int op_field(struct job *j, size_t i)
 				vals.field[sf->size_field].u = boundary(j, 4);
 			note("struct-count");
 		}
+	} else if (f[k].is_member && gcspec_field_is_array(&f[k])) {
+		/* a new array, 0 to 3 boundary values; its count follows it */
+		uint64_t a[3];
+		unsigned n = (unsigned)below(j, 4);
+
+		if (!vals.nrows)
+			return -1;
+		for (unsigned q = 0; q < n; q++)
+			a[q] = boundary(j, gen_type_width(f[k].type, psize));
+		if (gen_values_set_member_array(&vals, (unsigned)below(j, vals.nrows), k, a, n) != 0)
+			return -1;
+		note("member-array");
 	} else if (f[k].is_member) {
 		if (!vals.nrows)
 			return -1;

@@ -14,6 +14,17 @@ static int put(struct gen_values *v, const struct gcspec_field *f, const uint8_t
                const struct or_val *x, struct gen_value *out)
 {
 	memset(out, 0, sizeof *out);
+	/* An array member keeps its values' wire bytes (gen_values_set_member_array). */
+	if (gcspec_field_is_array(f)) {
+		int64_t at = gen_values_store(v, p + x->off, x->len);
+
+		if (at < 0)
+			return -1;
+		out->u = (uint64_t)at;
+		out->len = x->len;
+		out->kind = GEN_VK_BYTES;
+		return 0;
+	}
 	switch (f->type) {
 	case GCSPEC_FLOAT: {
 		uint32_t bits = (uint32_t)x->u;

@@ -290,6 +290,9 @@ static void decode_once(const struct gcspec_event *sp, const uint8_t *p, uint32_
 static int same_value(const struct gcspec_field *f, const struct or_decoded *a, const struct or_val *x,
                       const struct or_decoded *b, const struct or_val *y)
 {
+	if (gcspec_field_is_array(f)) /* its count and its values' bytes */
+		return x->u == y->u && x->len == y->len &&
+		       !memcmp(a->payload + x->off, b->payload + y->off, x->len);
 	switch (f->type) {
 	case GCSPEC_FLOAT: { /* a float passes through a double in gen: NaNs may quieten */
 		uint32_t bx = (uint32_t)x->u, by = (uint32_t)y->u;

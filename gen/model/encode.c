@@ -55,7 +55,7 @@ int gen_struct_layout(const struct gcspec_field *sf, unsigned psize,
 		unsigned w = gen_type_width(mf->type, psize);
 		unsigned a = sf->natural_layout ? gen_type_align(mf->type, psize) : 1;
 
-		if (!w)
+		if (!w || gcspec_field_is_array(mf))
 			return -1;
 		if (a > maxalign)
 			maxalign = a;
@@ -175,6 +175,14 @@ static long encode_one(const struct gen_values *v, const struct gcspec_field *f,
 	unsigned w = type_width[psize == 8][f->type];
 	const uint8_t *data;
 
+	if (gcspec_field_is_array(f)) {
+		/* its values' wire bytes, stored by gen_values_set_member_array */
+		if (x->len > cap)
+			return -1;
+		if (x->len)
+			memcpy(out, gen_value_data(v, x), x->len);
+		return (long)x->len;
+	}
 	if (w) {
 		if (w > cap)
 			return -1;
@@ -244,7 +252,7 @@ static long encode_rows(const struct gen_values *v, const struct gcspec_field *s
 	 * store per cell. */
 	for (unsigned m = 0; m < sf->nmembers; m++) {
 		mw[m] = plain_width[psize == 8][sf[1 + m].type <= GCSPEC_STRUCT ? sf[1 + m].type : 0];
-		plain &= mw[m] != 0;
+		plain &= mw[m] != 0 && !gcspec_field_is_array(&sf[1 + m]);
 		per_row += mw[m];
 	}
 	if (plain && (size_t)v->nrows * per_row + 8 <= cap) {
@@ -421,7 +429,8 @@ void gen_layout_build(struct gen_layout *l, unsigned event, unsigned psize)
 				for (unsigned m = 0; m < f[i].nmembers; m++) {
 					unsigned mt = f[i + 1 + m].type;
 
-					if (mt > GCSPEC_STRUCT || !plain_width[psize == 8][mt])
+					if (mt > GCSPEC_STRUCT || !plain_width[psize == 8][mt] ||
+					    gcspec_field_is_array(&f[i + 1 + m]))
 						return; /* a member the encoder converts */
 					l->f[i + 1 + m].kind = GEN_LK_MEMBER;
 					l->f[i + 1 + m].var = x->var;

@@ -105,6 +105,8 @@ static void cover_plain(struct gen_coverage *cov, const struct gen_values *v, un
 {
 	const struct gcspec_field *f = &gcspec_fields[fi];
 
+	if (gcspec_field_is_array(f))
+		return; /* val->u is where its values lie, not a value */
 	if (is_integer(f->type)) {
 		uint64_t max = width_max(f->type, psize);
 		uint64_t b[4] = { 0, 1, max - 1, max };
@@ -286,6 +288,23 @@ static void fill(struct ex *x, unsigned k, struct gen_value *val, const struct g
 	}
 }
 
+/* An array member (BulkType's TypeParameters) of row `row`: none, one or
+ * three values by turns, the last of three the type's largest; this also
+ * sets its count member, whatever fill() gave it. */
+static void fill_array(struct ex *x, unsigned k, unsigned row, unsigned idx)
+{
+	static const unsigned counts[] = { 0, 1, 3 };
+	const struct gcspec_field *f = &gcspec_event_fields(&gcspec_events[x->e->vals->event])[idx];
+	uint64_t vals[3];
+	unsigned n = counts[k % 3];
+
+	for (unsigned j = 0; j < n; j++)
+		vals[j] = 0x7ff800001000ull + 0x100ull * k + j;
+	if (n == 3)
+		vals[2] = width_max(f->type, x->e->pointer_size);
+	gen_values_set_member_array(x->e->vals, row, idx, vals, n);
+}
+
 static int one_variant(struct ex *x, unsigned event, unsigned k)
 {
 	const struct gcspec_event *sp = &gcspec_events[event];
@@ -323,7 +342,10 @@ static int one_variant(struct ex *x, unsigned event, unsigned k)
 			for (unsigned mi = 0; mi < v->nmembers; mi++) {
 				unsigned idx = (unsigned)v->struct_field + 1 + mi;
 
-				fill(x, k - 1 + r, gen_values_cell(v, (unsigned)row, idx), &f[idx]);
+				if (gcspec_field_is_array(&f[idx]))
+					fill_array(x, k - 1 + r, (unsigned)row, idx);
+				else
+					fill(x, k - 1 + r, gen_values_cell(v, (unsigned)row, idx), &f[idx]);
 			}
 		}
 	}
@@ -550,6 +572,17 @@ int gen_exhaustive_run_shard(struct gen_emit *e, const struct gen_profile *profi
 	return 0;
 }
 
+/* Is field i of sp the count of an array member? */
+static int sizes_array(const struct gcspec_event *sp, unsigned i)
+{
+	const struct gcspec_field *f = gcspec_event_fields(sp);
+
+	for (unsigned k = 0; k < sp->nfields; k++)
+		if (gcspec_field_is_array(&f[k]) && (unsigned)f[k].size_field == i)
+			return 1;
+	return 0;
+}
+
 int gen_coverage_report(const struct gen_coverage *cov, FILE *out)
 {
 	unsigned evs = 0, vals = 0, nvals = 0, outside = 0, nopen = 0;
@@ -599,6 +632,10 @@ int gen_coverage_report(const struct gen_coverage *cov, FILE *out)
 			const struct gcspec_field *f = &gcspec_fields[fi];
 
 			if (f->map >= 0 || (!f->is_member && constrained(f->name)))
+				continue;
+			/* An array and its count are sized to 0, 1, 3 values,
+			 * not boundaries (fill_array). */
+			if (gcspec_field_is_array(f) || sizes_array(sp, fi - sp->first_field))
 				continue;
 			if (is_integer(f->type)) {
 				nint++;

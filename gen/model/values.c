@@ -27,6 +27,9 @@ int gen_values_shape_of(struct gen_values_shape *sh, unsigned event)
 	sh->nmembers = 0;
 	for (unsigned i = 0; i < ev->nfields; i++) {
 		sh->kind[i] = f[i].type <= GCSPEC_STRUCT ? kind_of[f[i].type] : GEN_VK_NUM;
+		/* an array member holds its values' wire bytes */
+		if (gcspec_field_is_array(&f[i]))
+			sh->kind[i] = GEN_VK_BYTES;
 		if (f[i].type == GCSPEC_STRUCT && !f[i].is_member) {
 			if (sh->struct_field >= 0)
 				return -1;
@@ -205,4 +208,35 @@ int gen_values_set_member_num(struct gen_values *v, unsigned row, const char *na
 	struct gen_value x = { value, 0, GEN_VK_NUM };
 
 	return i < 0 ? -1 : gen_values_set_member_at(v, row, (unsigned)i, &x);
+}
+
+int gen_values_set_member_array(struct gen_values *v, unsigned row, unsigned member_index,
+				const uint64_t *values, unsigned n)
+{
+	const struct gcspec_field *f = gcspec_event_fields(&gcspec_events[v->event]);
+	uint8_t bytes[8 * 64];
+	unsigned w;
+	int64_t at;
+	struct gen_value x;
+
+	if (member_index >= v->nfields || !gcspec_field_is_array(&f[member_index]) ||
+	    row >= v->nrows || n > 64)
+		return -1;
+	w = f[member_index].type == GCSPEC_UINT64 || f[member_index].type == GCSPEC_INT64 ? 8
+	  : f[member_index].type == GCSPEC_UINT32 || f[member_index].type == GCSPEC_INT32 ? 4
+	  : f[member_index].type == GCSPEC_UINT16 || f[member_index].type == GCSPEC_INT16 ? 2 : 1;
+	for (unsigned k = 0; k < n; k++)
+		for (unsigned b = 0; b < w; b++)
+			bytes[k * w + b] = (uint8_t)(values[k] >> (8 * b));
+	if ((at = gen_values_store(v, bytes, (size_t)n * w)) < 0)
+		return -1;
+	x.u = (uint64_t)at;
+	x.len = n * w;
+	x.kind = GEN_VK_BYTES;
+	if (gen_values_set_member_at(v, row, member_index, &x) < 0)
+		return -1;
+	x.u = n;
+	x.len = 0;
+	x.kind = GEN_VK_NUM;
+	return gen_values_set_member_at(v, row, (unsigned)f[member_index].size_field, &x);
 }

@@ -98,6 +98,10 @@ int gen_values_add_row(struct gen_values *v);
 static inline int gen_values_set_member_at(struct gen_values *v, unsigned row,
 					   unsigned member_index, const struct gen_value *value);
 int gen_values_set_member_num(struct gen_values *v, unsigned row, const char *name, uint64_t value);
+/* An array member (gcspec_field_is_array) of row `row`: its n values (at
+ * most 64), kept as their wire bytes; also sets its count member to n. */
+int gen_values_set_member_array(struct gen_values *v, unsigned row, unsigned member_index,
+				const uint64_t *values, unsigned n);
 
 /* The value of a member cell, or of a top-level field. */
 static inline struct gen_value *

@@ -15,6 +15,9 @@
  *   Float/Double         the same number
  *   a field with a map   also the name of its value in the spec's map
  *                        (flags: names joined by "," or "|")
+ *   an array member      an array of those integers (BulkType's
+ *                        Values[].TypeParameters); expectations hold the
+ *                        values' little-endian wire bytes
  */
 #include <ctype.h>
 #include <inttypes.h>
@@ -177,8 +180,65 @@ static int same_name(const struct gcspec_field *f, const struct cv *e, const str
 	return tokens && got == want;
 }
 
+/* Width of an array member's integer type. */
+static unsigned array_width(const struct gcspec_field *f)
+{
+	switch (f->type) {
+	case GCSPEC_UINT8: case GCSPEC_INT8: return 1;
+	case GCSPEC_UINT16: case GCSPEC_INT16: return 2;
+	case GCSPEC_UINT32: case GCSPEC_INT32: return 4;
+	default: return 8;
+	}
+}
+
+/* Value k of an expected array member (wire bytes) as a number. */
+static struct cv array_item(const struct gcspec_field *f, const struct cv *e, size_t k)
+{
+	unsigned w = array_width(f);
+	struct cv x = { 0 };
+	uint64_t u = 0;
+
+	for (unsigned b = 0; b < w; b++)
+		u |= (uint64_t)(uint8_t)e->s[k * w + b] << (8 * b);
+	x.kind = CV_UINT;
+	if (f->type >= GCSPEC_INT8 && f->type <= GCSPEC_INT64 && w < 8 && u >> (8 * w - 1))
+		u |= ~0ull << (8 * w);
+	if (f->type >= GCSPEC_INT8 && f->type <= GCSPEC_INT64 && (int64_t)u < 0) {
+		x.kind = CV_NEG;
+		u = (uint64_t)(-1 - (int64_t)u);
+	}
+	x.u = u;
+	return x;
+}
+
+static int same_array(const struct gcspec_field *f, const struct cv *e, const struct cv *a)
+{
+	unsigned w = array_width(f);
+
+	if (a->kind != CV_ARRAY)
+		return 0;
+	if (e->kind == CV_ARRAY) {
+		if (e->n != a->n)
+			return 0;
+		for (size_t k = 0; k < e->n; k++)
+			if (!same_int(&e->item[k], &a->item[k]))
+				return 0;
+		return 1;
+	}
+	if (e->kind != CV_BYTES || e->n % w || e->n / w != a->n)
+		return 0;
+	for (size_t k = 0; k < a->n; k++) {
+		struct cv x = array_item(f, e, k);
+		if (!same_int(&x, &a->item[k]))
+			return 0;
+	}
+	return 1;
+}
+
 int cf_same(const struct gcspec_field *f, const struct cv *e, const struct cv *a)
 {
+	if (f && gcspec_field_is_array(f))
+		return same_array(f, e, a);
 	if (f && f->map >= 0 && a->kind == CV_TEXT && f->type != GCSPEC_UNICODE_STRING &&
 	    f->type != GCSPEC_ANSI_STRING)
 		return same_name(f, e, a);
@@ -265,7 +325,16 @@ void cf_render(FILE *out, const struct gcspec_field *f, const struct cv *v)
 	case CV_DOUBLE: fprintf(out, v->single ? "%.9g" : "%.17g", v->d); break;
 	case CV_TEXT: cf_json_string(out, v->s, v->n); break;
 	case CV_BYTES:
-		if (f && f->type == GCSPEC_GUID && v->n == 16) {
+		if (f && gcspec_field_is_array(f) && v->n % array_width(f) == 0) {
+			fputc('[', out);
+			for (size_t k = 0; k < v->n / array_width(f); k++) {
+				struct cv x = array_item(f, v, k);
+				if (k)
+					fputc(',', out);
+				cf_render(out, NULL, &x);
+			}
+			fputc(']', out);
+		} else if (f && f->type == GCSPEC_GUID && v->n == 16) {
 			char g[40];
 
 			guid_text(v, g);

@@ -113,6 +113,33 @@ OR_COLD static void map_rule(const struct dstate *d, unsigned i, uint64_t value,
 	       m->open ? "open" : "closed", m->name);
 }
 
+/* An array member (gcspec_field_is_array): its count is the member before
+ * it in the same element, so v holds this element's value of it. v[i].u is
+ * the count, len its bytes; the values stay in the payload. */
+static int dec_array(struct dstate *d, unsigned i, uint32_t *pos,
+                     struct or_val *v)
+{
+	const struct gcspec_field *f = &d->f[i];
+	uint32_t at = *pos, rem = d->len - at;
+	unsigned w = or_type_width(f->type, d->psize);
+	uint64_t count = v[f->size_field].u;
+	char nb[96];
+
+	if (count > rem / w) {
+		REPORT(d, GCSPEC_DIAG_P006, at,
+		       "array '%s' at payload offset %u: count field '%s' asks for %llu values of %u bytes, but only %u bytes remain",
+		       fname(d, i, nb, sizeof nb), at, d->f[f->size_field].name,
+		       (unsigned long long)count, w, rem);
+		return -1;
+	}
+	v[i].u = count;
+	v[i].len = (uint32_t)count * w;
+	/* No rule to apply to the values: specgen.py allows an array only of
+	 * integers without a value map. */
+	*pos = at + v[i].len;
+	return 0;
+}
+
 /* Decode the non-struct field i at *pos into v[i]. Returns 0 or -1. */
 static int dec_field(struct dstate *d, unsigned i, uint32_t *pos,
                      struct or_val *v)
@@ -124,6 +151,8 @@ static int dec_field(struct dstate *d, unsigned i, uint32_t *pos,
 
 	v[i].off = at;
 	v[i].u = 0;
+	if (w && gcspec_field_is_array(f))
+		return dec_array(d, i, pos, v);
 	if (w) {
 		if (rem < w) {
 			REPORT(d, GCSPEC_DIAG_P001, at,

@@ -20,6 +20,8 @@ uint32_t or_member_min_size(const struct gcspec_field *f, unsigned n,
 
 	for (unsigned k = 0; k < n; k++) {
 		unsigned w = or_type_width(f[k].type, psize);
+		if (gcspec_field_is_array(&f[k]))
+			continue; /* its count may be 0 */
 		if (w) {
 			if (natural)
 				s = align_up(s, w);
@@ -39,7 +41,8 @@ uint32_t or_member_min_size(const struct gcspec_field *f, unsigned n,
 static void field_plan(const struct gcspec_field *f, unsigned psize,
                        struct or_pfield *pf)
 {
-	pf->width = (uint8_t)or_type_width(f->type, psize);
+	/* An array member has no fixed width: it is its count's values. */
+	pf->width = gcspec_field_is_array(f) ? 0 : (uint8_t)or_type_width(f->type, psize);
 	switch (f->type) {
 	case GCSPEC_INT8: pf->op = OR_OP_I8; break;
 	case GCSPEC_INT16: pf->op = OR_OP_I16; break;

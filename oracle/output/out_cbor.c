@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "oracle/decode/decode_plan.h"
 #include "oracle/output/out_fast.h"
 #include "oracle/output/output.h"
 #include "util/utf.h"
@@ -274,7 +275,9 @@ static void texts_init(void)
 	for (unsigned i = 0; i < GCSPEC_NFIELDS; i++) {
 		unsigned t = gcspec_fields[i].type;
 		ctext_set(&field_keys[i], gcspec_fields[i].name);
-		kinds[i] = t >= GCSPEC_INT8 && t <= GCSPEC_INT64 ? CK_SIGNED
+		/* an array member's value is its values, not one number */
+		kinds[i] = gcspec_field_is_array(&gcspec_fields[i]) ? CK_OTHER
+			: t >= GCSPEC_INT8 && t <= GCSPEC_INT64 ? CK_SIGNED
 			: t <= GCSPEC_UINT64 || t == GCSPEC_POINTER ? CK_UNSIGNED : CK_OTHER;
 	}
 	for (unsigned i = 0; i < GCSPEC_NEVENTS; i++)
@@ -326,6 +329,19 @@ static void value(struct or_cbor_out *o, const struct or_decoded *dec,
 	const struct or_val *v = &vals[i];
 	const uint8_t *raw = dec->payload + v->off;
 
+	if (gcspec_field_is_array(f)) {
+		unsigned wd = or_type_width(f->type, dec->pointer_size);
+		int sign = f->type >= GCSPEC_INT8 && f->type <= GCSPEC_INT64;
+		put_array(o, (size_t)v->u);
+		for (uint64_t k = 0; k < v->u; k++) {
+			uint64_t x = or_le(raw + k * wd, wd);
+			if (sign)
+				put_int(o, (int64_t)(x << (64 - 8 * wd)) >> (64 - 8 * wd));
+			else
+				put_uint(o, x);
+		}
+		return;
+	}
 	switch (f->type) {
 	case GCSPEC_INT8: case GCSPEC_INT16: case GCSPEC_INT32: case GCSPEC_INT64:
 		put_int(o, (int64_t)v->u);

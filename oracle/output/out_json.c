@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "oracle/decode/decode_plan.h"
 #include "oracle/output/out_fast.h"
 #include "oracle/output/output.h"
 #include "util/utf.h"
@@ -216,7 +217,9 @@ static void texts_init(void)
 	for (unsigned i = 0; i < GCSPEC_NFIELDS; i++) {
 		unsigned t = gcspec_fields[i].type;
 		jtext_set(&keys[i], ",\"", gcspec_fields[i].name, "\":");
-		kinds[i] = t >= GCSPEC_INT8 && t <= GCSPEC_INT64 ? JK_SIGNED
+		/* an array member's value is its values, not one number */
+		kinds[i] = gcspec_field_is_array(&gcspec_fields[i]) ? JK_OTHER
+			: t >= GCSPEC_INT8 && t <= GCSPEC_INT64 ? JK_SIGNED
 			: t <= GCSPEC_UINT64 || t == GCSPEC_POINTER ? JK_UNSIGNED : JK_OTHER;
 	}
 	for (unsigned i = 0; i < GCSPEC_NEVENTS; i++)
@@ -306,6 +309,22 @@ static void value(struct jw *w, const struct or_decoded *dec, unsigned i,
 	const struct or_val *v = &vals[i];
 	const uint8_t *raw = dec->payload + v->off;
 
+	if (gcspec_field_is_array(f)) {
+		unsigned wd = or_type_width(f->type, dec->pointer_size);
+		int sign = f->type >= GCSPEC_INT8 && f->type <= GCSPEC_INT64;
+		jw_char(w, '[');
+		for (uint64_t k = 0; k < v->u; k++) {
+			uint64_t x = or_le(raw + k * wd, wd);
+			if (k)
+				jw_char(w, ',');
+			if (sign)
+				jw_i64(w, (int64_t)(x << (64 - 8 * wd)) >> (64 - 8 * wd));
+			else
+				jw_u64(w, x);
+		}
+		jw_char(w, ']');
+		return;
+	}
 	switch (f->type) {
 	case GCSPEC_INT8: case GCSPEC_INT16: case GCSPEC_INT32: case GCSPEC_INT64:
 		jw_i64(w, (int64_t)v->u);

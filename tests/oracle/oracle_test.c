@@ -262,6 +262,55 @@ static void test_decoder(void)
 	}
 }
 
+/* One BulkType element: TypeID, ModuleID, TypeNameID, Flags, CorElementType,
+ * Name (one character, or empty when c is 0), then TypeParameterCount
+ * `count` and `given` values 0x100 + k. */
+static void bulk_type_elem(struct pl *q, uint64_t id, uint16_t c, uint32_t count,
+                           unsigned given)
+{
+	pl_u64(q, id); pl_u64(q, 0x7ff0); pl_u32(q, 7); pl_u32(q, 0x8);
+	q->b[q->n++] = 0x1d;
+	if (c)
+		pl_u16(q, c);
+	pl_u16(q, 0);
+	pl_u32(q, count);
+	for (unsigned k = 0; k < given; k++)
+		pl_u64(q, 0x100 + k);
+}
+
+/* BulkType: an array (TypeParameters) inside each struct element, sized by
+ * the element's own TypeParameterCount. */
+static void test_bulk_type(void)
+{
+	const int tp = or_field_index(&gcspec_events[GCSPEC_EV_BulkType], "Values") + 8;
+	struct or_val mv[OR_MAX_FIELDS];
+	struct pl q = { .n = 0 };
+	uint32_t at;
+	int ok;
+
+	pl_u32(&q, 3); pl_u16(&q, 1);
+	bulk_type_elem(&q, 0xA0, 'L', 3, 3);
+	bulk_type_elem(&q, 0xB0, 0, 0, 0);
+	bulk_type_elem(&q, 0xC0, 'T', 1, 1);
+	ok = decode_bytes(GCSPEC_EV_BulkType, q.b, q.n, 8) == 0 && nrec == 0 &&
+	     dec.v[2].u == 3 && dec.v[2].len == q.n - 6;
+	tap_ok(ok, "BulkType with 3, 0 and 1 type parameters decodes without diagnostics");
+	at = dec.v[2].off;
+	ok = or_struct_element(&dec, 2, &at, mv) == 0 && mv[3].u == 0xA0 &&
+	     mv[tp - 1].u == 3 && mv[tp].u == 3 && mv[tp].len == 24 && mv[tp].off == 6 + 33 &&
+	     or_le(q.b + mv[tp].off + 16, 8) == 0x102 &&
+	     or_struct_element(&dec, 2, &at, mv) == 0 && mv[3].u == 0xB0 && mv[tp].u == 0 &&
+	     or_struct_element(&dec, 2, &at, mv) == 0 && mv[3].u == 0xC0 && mv[tp].u == 1 &&
+	     at == q.n;
+	tap_ok(ok, "BulkType elements walk: TypeParameters of 3, 0, 1 values, each after its count");
+	q.n = 0;
+	pl_u32(&q, 1); pl_u16(&q, 1);
+	bulk_type_elem(&q, 0xA0, 0, 5, 2);
+	ok = decode_bytes(GCSPEC_EV_BulkType, q.b, q.n, 8) != 0 &&
+	     nwith(GCSPEC_DIAG_P006) == 1 && rec[0].offset == 100 + 37;
+	tap_ok(ok, "P006 at payload offset 37 when TypeParameterCount 5 runs past the payload (2 given)");
+}
+
 static void test_fields(void)
 {
 	struct mb m = { 0 };
@@ -946,6 +995,7 @@ static void test_coverage(void)
 int main(void)
 {
 	test_decoder();
+	test_bulk_type();
 	test_fields();
 	test_stream();
 	test_instances();

@@ -138,6 +138,46 @@ for mname, vals in sorted(man_maps.items()):
 notman = sorted(n for n, m in maps.items() if m.get("manifest", True) and n not in man_maps)
 tap.ok(not notman, "every map not marked manifest = false is a manifest map", "\n".join(notman))
 
+# Events the extract carries beside the GC task's (<relatedNotGcTask>: BulkType, whose
+# TypeIDs a heap walk's GCBulk* events name), with their templates, checked the same way.
+for rel in root.iter("relatedNotGcTask"):
+    tmpls = {t.get("tid"): t for t in rel.iter("template")}
+    for e_el in rel.iter("event"):
+        key = ("Microsoft-Windows-DotNETRuntime", num(e_el.get("value")), num(e_el.get("version")))
+        seen.add(key)
+        ev = spec.get(key)
+        label = f"{e_el.get('symbol')} (related, id {key[1]} v{key[2]})"
+        if not tap.ok(ev is not None, f"{label} is in the spec"):
+            continue
+        want = dict(symbol=e_el.get("symbol"), task=e_el.get("task"), opcode=e_el.get("opcode"),
+                    level=LEVELS[e_el.get("level")], keywords=e_el.get("keywords").split())
+        got = dict(symbol=ev["symbol"], task=ev["task"], opcode=ev["opcode"],
+                   level=ev["level"], keywords=ev["keywords"])
+        tap.ok(want == got, f"{label}: symbol, task, opcode, level, keywords",
+               f"manifest {want}\nspec     {got}")
+        want_fields = []
+
+        def data(d_el, parent):
+            d = {"name": d_el.get("name"), "type": d_el.get("inType").split(":")[1]}
+            for k in ("outType", "map", "count", "length"):
+                if d_el.get(k):
+                    d[{"outType": "out"}.get(k, k)] = (d_el.get(k).split(":")[1]
+                                                       if k == "outType" else d_el.get(k))
+            if parent:
+                d["member_of"] = parent
+            return d
+
+        for c in tmpls[e_el.get("template")]:
+            if c.tag == "data":
+                want_fields.append(data(c, None))
+            elif c.tag == "struct":
+                want_fields.append({"name": c.get("name"), "type": "Struct",
+                                    "count": c.get("count")})
+                want_fields += [data(m, c.get("name")) for m in c if m.tag == "data"]
+        tap.ok(want_fields == ev["fields"], f"{label}: fields, in order, with types",
+               "\n".join(f"manifest {a}\nspec     {b}"
+                         for a, b in zip(want_fields + [None] * 99, ev["fields"]) if a != b))
+
 extra = sorted(f"{k[0]} id {k[1]} v{k[2]}" for k in spec if k not in seen)
 tap.ok(not extra, "the spec has no event-version the manifest lacks", "\n".join(extra))
 tap.done()

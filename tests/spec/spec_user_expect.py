@@ -13,11 +13,12 @@ for e in spec["events"]:
     for f in e["fields"]:
         flat.append((f, -1))
         flat += [(m, len(flat) - 1) for m in f.get("members", [])]
-    top = [f["name"] for f, parent in flat if parent < 0]
     for f, parent in flat:
         w = f["width"] or [-1, -1]
         ref = f.get("count") or f.get("length")
-        print(f"  {f['name']} {w[0]} {w[1]} {parent} {top.index(ref) if ref else -1} "
+        # the sizing field's row: a top-level field, or a member of the same struct
+        size = [k for k, (g, gp) in enumerate(flat) if g["name"] == ref and gp == parent]
+        print(f"  {f['name']} {w[0]} {w[1]} {parent} {size[0] if ref else -1} "
               f"{f.get('map', '-')}")
 nvalues = sum(len(m["values"]) for m in spec["maps"].values())
 print(f"{len(spec['maps'])} maps, {nvalues} values, {len(spec['errata'])} errata")

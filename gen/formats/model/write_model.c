@@ -287,6 +287,10 @@ static uint8_t *put_value(const struct model_writer *m, uint8_t *o, const struct
 	case GCSPEC_BINARY:
 		return put_bytes(o, 0, gen_value_data(v, x), x->len);
 	default:
+		/* An array member: its values' wire bytes, as a Binary's
+		 * (docs/model-stream.cddl). */
+		if (gcspec_field_is_array(f))
+			return put_bytes(o, 0, gen_value_data(v, x), x->len);
 		if (w < 8)
 			u &= (1ull << (8 * w)) - 1;
 		return put_uint(o, u);
