@@ -94,12 +94,13 @@ log() { echo "$(date -u +%T.%N | cut -c1-12) $2" >>"$out/$1.log"; }
 launch() {
 	name=$1 tfm=$2
 	shift 2
-	env -u DOTNET_gcServer -u DOTNET_gcConcurrent DOTNET_EnableEventLog=1 COMPlus_EnableEventLog=1 \
+	env -u DOTNET_gcServer -u DOTNET_gcConcurrent -u COMPlus_gcServer -u COMPlus_gcConcurrent \
+		DOTNET_EnableEventLog=1 COMPlus_EnableEventLog=1 \
 		"$(app "$tfm")" "$@" >>"$out/$name.log" &
 }
 
-# Workstation GC everywhere (the default), so that a process's GC numbers are
-# its only GC thread's.
+# Workstation GC everywhere: the runtimes' default, whatever the caller's
+# environment says (launch clears the GC settings).
 rm -f "$out/two.log" "$out/three.log"
 launch two netcoreapp3.1 4000
 p31=$!
