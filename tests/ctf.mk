@@ -39,5 +39,12 @@ tests_ctf_ctfdump_LDADD = oracle/formats/ctf/libgcctf_r.a spec/libgcspec.a
 # (tests/real/capture_lttng.sh makes them; skipped otherwise).
 TESTS += tests/ctf/layout.py tests/ctf/real.sh
 EXTRA_DIST += tests/ctf/layout.py tests/ctf/real.sh tests/ctf/coreclr-classes.txt \
-	tests/real/capture_lttng.sh tests/ctf/real/coreclr-10.0.12-lttng-2.12.tar.gz \
-	tests/ctf/real_listener.py
+	tests/real/capture_lttng.sh tests/real/lttng_session.sh \
+	tests/ctf/real/coreclr-10.0.12-lttng-2.12.tar.gz tests/ctf/real_listener.py
+
+# Machine-wide: one LTTng session of .NET Core 3.1, .NET 8 and .NET 10
+# processes that start and end while it runs (tests/real/capture_lttng_multi.sh
+# records them): clean, and counted per process as babeltrace2 counts per vpid.
+TESTS += tests/ctf/real_multi.py
+EXTRA_DIST += tests/ctf/real_multi.py tests/real/capture_lttng_multi.sh tests/real/churn/Churn.cs \
+	tests/ctf/real/coreclr-multi-lttng-2.12.tar.gz
