@@ -13,8 +13,9 @@
  * classes. For k >= 1, by k % 3:
  *   1  starts mid-trace (a process start record first) and ends inside its
  *      second GC, right after its GCStart (a process end record);
- *   2  attached mid-life: in the trace from its start, its events before
- *      its third GC dropped, so its first GC number is 3;
+ *   2  attached mid-life: running before the trace, its events dropped
+ *      until a suspension that begins after two GCs with none open, so its
+ *      first GC number is above 1;
  *   0  starts mid-trace and runs to the end.
  * A process start is the kernel logger's Process Start record in .etl
  * and LTTng-UST's statedump (start, procname, end) in CTF; an end is the
