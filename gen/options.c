@@ -73,8 +73,9 @@ static int help(const struct gen_options *o)
 	       "  -m, --mode M            realistic (default) or exhaustive\n"
 	       "      --heaps N           server GC with N heaps (0: workstation GC, default)\n"
 	       "  -M, --mutate LIST       fault classes, comma-separated, or 'all' (every stream\n"
-	       "                          and payload class); several act one after another\n"
-	       "                          (docs/faults.md); a container class goes alone\n"
+	       "                          and payload class of the format); several act one\n"
+	       "                          after another (docs/faults.md); a container class\n"
+	       "                          goes alone\n"
 	       "      --list-mutations[=F]  list the fault classes for format F (default: the\n"
 	       "                          --format; 'all': every class) and the codes they raise\n"
 	       "  -f, --format F          output format (default cbor)\n"
@@ -454,6 +455,10 @@ static void check_machine(struct gen_options *o)
 		usage_error(o, "%s: a machine-wide trace is not sharded", "--processes");
 	if (o->container)
 		usage_error(o, "%s: container fault classes take one-process traces", "--processes");
+	/* Its events take event indexes the merged expectations do not count. */
+	for (unsigned i = 0; i < o->nwriter_opts; i++)
+		if (strncmp(o->writer_opts[i], "foreign-every=", 14) == 0)
+			usage_error(o, "%s: not with -O foreign-every", "--processes");
 }
 
 /* The profile, the format and where the output goes, in this order. */

@@ -168,6 +168,10 @@ def check_refusals(work):
         "process-swap is listed for ctf, not for nettrace")
     r = run([GCGEN, "-q", "--profile", "net8,net10", "--processes", "1", "-f", "etl", "-o", out])
     tap.ok(r.returncode == 2, "a profile list with --processes 1: usage error", r.stderr)
+    r = run([GCGEN, "-q", "--processes", "2", "-f", "etl", "-O", "foreign-every=5", "-o", out])
+    tap.ok(r.returncode == 2 and "foreign-every" in r.stderr,
+           "--processes with -O foreign-every (events the expectations do not count): usage error",
+           r.stderr)
 
 
 def main():
