@@ -64,13 +64,18 @@ static int help(const struct gen_options *o)
 	       "  -s, --seed N            PRNG seed (default 1)\n"
 	       "  -g, --gcs N             number of GCs to simulate (default 100)\n"
 	       "  -n, --events N          stop after about N events (at a GC boundary)\n"
-	       "  -p, --profile P         runtime profile (default net8; see --list-profiles)\n"
+	       "  -p, --profile P[,P...]  runtime profile (default net8; see --list-profiles); a\n"
+	       "                          list: one per process of a machine-wide trace, in turn\n"
+	       "      --processes N       a machine-wide trace (etl formats, ctf) of N processes\n"
+	       "                          (1..64; default: the profiles listed) interleaved in\n"
+	       "                          time, starting, ending and attached as gcgen(1) says\n"
 	       "      --list-profiles     list runtime profiles\n"
 	       "  -m, --mode M            realistic (default) or exhaustive\n"
 	       "      --heaps N           server GC with N heaps (0: workstation GC, default)\n"
 	       "  -M, --mutate LIST       fault classes, comma-separated, or 'all' (every stream\n"
-	       "                          and payload class); several act one after another\n"
-	       "                          (docs/faults.md); a container class goes alone\n"
+	       "                          and payload class of the format); several act one\n"
+	       "                          after another (docs/faults.md); a container class\n"
+	       "                          goes alone\n"
 	       "      --list-mutations[=F]  list the fault classes for format F (default: the\n"
 	       "                          --format; 'all': every class) and the codes they raise\n"
 	       "  -f, --format F          output format (default cbor)\n"
@@ -127,10 +132,11 @@ static void list_mutations(const char *format)
 	char codes[128];
 
 	for (unsigned i = 0; (f = gen_fault_at(i)); i++)
-		printf("%-30s %-9s %-16s %-6s %s\n", f->name, f->reach,
-		       gen_codes_text(f->codes, f->flags & GEN_FAULT_ONE_OF ? '|' : ',', codes,
-				      sizeof codes),
-		       "any", f->description);
+		if (gen_fault_applies(f, format))
+			printf("%-30s %-9s %-16s %-6s %s\n", f->name, f->reach,
+			       gen_codes_text(f->codes, f->flags & GEN_FAULT_ONE_OF ? '|' : ',', codes,
+					      sizeof codes),
+			       f->flags & GEN_FAULT_PROCESSES ? "etl,ctf" : "any", f->description);
 	for (unsigned i = 0; (cf = gen_container_fault_at(i)); i++)
 		if (!format || gen_container_fault_applies(cf, format))
 			printf("%-30s %-9s %-16s %-6s %s\n", cf->name, "container",
@@ -184,7 +190,8 @@ static void parse_shard(struct gen_options *o, const char *s)
 
 enum { OPT_LIST_PROFILES = 256, OPT_LIST_MUTATIONS, OPT_POINTER_SIZE, OPT_SHARD, OPT_HEAPS,
        OPT_COVERAGE, OPT_STACKS, OPT_LIST_FORMATS, OPT_UNCOMPRESSED, OPT_BLOCK_BYTES,
-       OPT_SP_EVERY, OPT_METADATA, OPT_VALUES, OPT_STATS, OPT_FULL_METADATA, OPT_DROP_CACHE };
+       OPT_SP_EVERY, OPT_METADATA, OPT_VALUES, OPT_STATS, OPT_FULL_METADATA, OPT_DROP_CACHE,
+       OPT_PROCESSES };
 
 static const struct option long_options[] = {
 	{ "seed", required_argument, NULL, 's' },
@@ -192,6 +199,7 @@ static const struct option long_options[] = {
 	{ "events", required_argument, NULL, 'n' },
 	{ "profile", required_argument, NULL, 'p' },
 	{ "list-profiles", no_argument, NULL, OPT_LIST_PROFILES },
+	{ "processes", required_argument, NULL, OPT_PROCESSES },
 	{ "mode", required_argument, NULL, 'm' },
 	{ "heaps", required_argument, NULL, OPT_HEAPS },
 	{ "mutate", required_argument, NULL, 'M' },
@@ -298,6 +306,9 @@ static int parse_option(struct cmdline *cl, int c, char *arg)
 			usage_error(o, "unknown mode '%s' (realistic or exhaustive)", arg);
 		break;
 	case OPT_HEAPS: o->heaps = (unsigned)parse_num(o, arg, "--heaps", 0, 1024); break;
+	case OPT_PROCESSES:
+		o->processes = (unsigned)parse_num(o, arg, "--processes", 1, GEN_OPTIONS_MAX_PROCESSES);
+		break;
 	case 'M': cl->mutate = arg; break;
 	case 'f': o->format = arg; break;
 	case OPT_POINTER_SIZE:
@@ -399,15 +410,64 @@ static int same_output(const char *a, const char *b)
 	}
 }
 
+/* --profile A[,B...]: each a known profile, at most
+ * GEN_OPTIONS_MAX_PROFILES. */
+static void profile_list(struct cmdline *cl)
+{
+	struct gen_options *o = cl->o;
+	const char *p = cl->profile_name;
+
+	for (;;) {
+		size_t n = strcspn(p, ",");
+		char name[32];
+
+		snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), p);
+		if (n >= sizeof name || !(o->profiles[o->nprofiles] = gen_profile_find(name)))
+			usage_error(o, "unknown profile '%s' (see --list-profiles)", name);
+		if (++o->nprofiles == GEN_OPTIONS_MAX_PROFILES && p[n])
+			usage_error(o, "--profile '%s': too many profiles", cl->profile_name);
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
+	o->profile = o->profiles[0];
+}
+
+/* A machine-wide trace (--processes, or a profile list): in a container
+ * that names each event's process, realistic, whole (no shard), no
+ * container fault (stream classes act in the first process). */
+static void check_machine(struct gen_options *o)
+{
+	if (!o->processes)
+		o->processes = o->nprofiles;
+	if (o->processes < 2) {
+		if (o->nprofiles > 1)
+			usage_error(o, "--profile %s: a list of profiles wants --processes 2 or more",
+				    "A,B");
+		return;
+	}
+	if (strncmp(o->format, "etl", 3) != 0 && strcmp(o->format, "ctf") != 0)
+		usage_error(o, "--processes: format %s does not name each event's process (etl "
+			    "formats and ctf do)", o->format);
+	if (o->exhaustive)
+		usage_error(o, "%s: machine-wide traces are realistic", "--processes");
+	if (o->shard_n > 1)
+		usage_error(o, "%s: a machine-wide trace is not sharded", "--processes");
+	if (o->container)
+		usage_error(o, "%s: container fault classes take one-process traces", "--processes");
+	/* Its events take event indexes the merged expectations do not count. */
+	for (unsigned i = 0; i < o->nwriter_opts; i++)
+		if (strncmp(o->writer_opts[i], "foreign-every=", 14) == 0)
+			usage_error(o, "%s: not with -O foreign-every", "--processes");
+}
+
 /* The profile, the format and where the output goes, in this order. */
 static void check_outputs(struct cmdline *cl)
 {
 	struct gen_options *o = cl->o;
 
-	o->profile = gen_profile_find(cl->profile_name);
+	profile_list(cl);
 	o->ops = gen_writer_find(o->format);
-	if (!o->profile)
-		usage_error(o, "unknown profile '%s' (see --list-profiles)", cl->profile_name);
 	if (!o->ops)
 		usage_error(o, "unknown format '%s' (see --help)", o->format);
 	if (cl->shaped && strncmp(o->format, "nettrace", 8) != 0)
@@ -453,8 +513,10 @@ static void container_class(struct gen_options *o, const char *name)
 static void mutate_classes(struct gen_options *o, char *list)
 {
 	if (strcmp(list, "all") == 0) {
+		/* Every class that applies to the format. */
 		for (unsigned i = 0; i < gen_nfaults(); i++)
-			o->classes[o->nclasses++] = (int)i;
+			if (gen_fault_applies(gen_fault_at(i), o->format))
+				o->classes[o->nclasses++] = (int)i;
 		return;
 	}
 	/* strtok would pass over an empty name: "," would be no mutation. */
@@ -467,6 +529,9 @@ static void mutate_classes(struct gen_options *o, char *list)
 			container_class(o, t);
 			continue;
 		}
+		if (!gen_fault_applies(gen_fault_at((unsigned)k), o->format))
+			usage_error(o, "fault class '%s' changes events' processes: formats etl and ctf "
+				    "name each event's process", t);
 		if (o->nclasses == GEN_OPTIONS_MAX_CLASSES)
 			usage_error(o, "%s: too many fault classes", "--mutate");
 		/* Each class records its fault once; a second one would
@@ -529,6 +594,7 @@ int gen_options_parse(struct gen_options *o, int argc, char **argv)
 	check_outputs(&cl);
 	if (cl.mutate)
 		check_mutate(o, cl.mutate);
+	check_machine(o);
 	if (!o->pointer_size)
 		o->pointer_size = o->profile->pointer_size;
 	if (!o->gcs && !o->events)

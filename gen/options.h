@@ -14,6 +14,8 @@
 
 #define GEN_OPTIONS_MAX_WRITER 16
 #define GEN_OPTIONS_MAX_CLASSES 64
+#define GEN_OPTIONS_MAX_PROFILES 16
+#define GEN_OPTIONS_MAX_PROCESSES 64
 
 /* gen_options_parse's result when the options ask for a run. */
 #define GEN_OPTIONS_RUN (-1)
@@ -28,7 +30,12 @@ struct gen_options {
 	uint64_t shard_i, shard_n;           /* --shard I/N; 0/1 without it */
 	unsigned level, pointer_size, heaps; /* pointer_size: the profile's unless given */
 	int exhaustive, quiet, coverage, stacks, stats, drop_cache;
-	const struct gen_profile *profile;
+	const struct gen_profile *profile;   /* the first of profiles */
+	/* --profile A,B,...: process k of a machine-wide trace runs
+	 * profiles[k % nprofiles]; processes is --processes (default
+	 * nprofiles); above 1 the trace is machine-wide (machine.h). */
+	const struct gen_profile *profiles[GEN_OPTIONS_MAX_PROFILES];
+	unsigned nprofiles, processes;
 	const struct gen_writer_ops *ops;    /* the writer of format */
 	const char *format;                  /* with -full appended by --full-metadata */
 	const char *output, *expect_path, *values_path; /* NULL: not given */

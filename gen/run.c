@@ -21,6 +21,7 @@
 #include "gen/formats/ctf/outdir.h"
 #include "gen/formats/outfile.h"
 #include "gen/formats/writer.h"
+#include "gen/machine.h"
 #include "gen/model/emit.h"
 #include "gen/model/exhaustive.h"
 #include "gen/model/profiles.h"
@@ -216,6 +217,10 @@ static void stream_info(struct run *r)
 
 	memset(info, 0, sizeof *info);
 	info->pointer_size = (uint8_t)o->pointer_size;
+	/* A machine-wide .etl: the kernel's records and the logfile header
+	 * are a 64-bit machine's; each process's events carry its own size. */
+	if (o->processes > 1 && strcmp(o->format, "ctf") != 0)
+		info->pointer_size = 8;
 	info->clock_frequency = 10000000;
 	info->start_ticks = 1000000000ull + 1000 * (r->seed % 1000);
 	info->start_unix_ns = 1700000000ull * 1000000000ull;
@@ -301,7 +306,7 @@ static int begin(struct run *r)
 		fail(r, gen_writer_error(w));
 		return 1;
 	}
-	if (o->nclasses) {
+	if (o->nclasses && o->processes < 2) {
 		r->mut = gen_mutator_new(o->classes, o->nclasses, w, o->profile, o->pointer_size,
 					 o->heaps, r->seed, r->expectf);
 		if (!r->mut) {
@@ -356,6 +361,32 @@ static int produce(struct run *r, struct gen_emit *e)
 	return simulate(r, e);
 }
 
+/* A machine-wide trace's processes into the writer, and the writer
+ * ended: 1, or 0 after saying why. */
+static int generate_machine(struct run *r)
+{
+	struct gen_machine m;
+
+	memset(&m, 0, sizeof m);
+	m.o = r->o;
+	m.seed = r->seed;
+	m.gcs = r->gcs;
+	m.events = r->events;
+	m.info = &r->info;
+	m.w = r->w;
+	m.expect = r->expectf;
+	if (gen_machine_run(&m) < 0) {
+		fail(r, m.error);
+		return 0;
+	}
+	r->nevents = m.nevents;
+	if (r->w->ops->end(r->w) < 0) {
+		fail(r, gen_writer_error(r->w));
+		return 0;
+	}
+	return 1;
+}
+
 /* The events through the mutator into the writer, and the writer ended:
  * 1, or 0 after saying why. */
 static int generate(struct run *r)
@@ -363,6 +394,9 @@ static int generate(struct run *r)
 	const struct gen_options *o = r->o;
 	struct gen_emit e;
 	int ok;
+
+	if (o->processes > 1)
+		return generate_machine(r);
 
 	if (gen_emit_init(&e, o->pointer_size, o->keywords, (uint8_t)o->level,
 			  r->mut ? gen_mutator_sink(r->mut) : &r->ws.sink) < 0) {

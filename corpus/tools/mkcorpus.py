@@ -257,6 +257,32 @@ RUNTIME_HABITS = (
       "extra_expect": [{"code": "GC-U003", "event": SAMPLER_EVERY}], "events": False}),
 )
 FAULT_GCS = (3, 6, 12, 24)     # the first that gcgen can place the fault in
+# Machine-wide traces (gcgen --processes, gcgen(1)): four processes of three
+# runtimes interleaved (ClrInstanceID 8 twice, 9 once; in .etl 32- and
+# 64-bit side by side), one starting mid-trace and ending inside its second
+# GC, one attached mid-life, one starting mid-trace; and the faults of one
+# process while the others stay well-formed. gcgen records the notes the
+# machine's own records cause (GC-W010, GC-U003). A CTF trace's statedump
+# events take event indexes the model stream does not have: diagnostics only.
+MACHINE_ARGS = ["--processes", "4", "--profile", "net8,netfx45,net10", "--gcs", "6"]
+MACHINE_DESC = ("a machine-wide trace of 4 .NET processes (net8, netfx45, net10, net8: "
+                "ClrInstanceID 8, 9, 8, 8) interleaved in time on shared processors%s; process "
+                "1 starts mid-trace and ends inside its second GC (its GC open at the end is no "
+                "error), process 2 was attached mid-life (its first GC number is above 1), "
+                "process 3 starts mid-trace; %s")
+MACHINE_CASES = (
+    ("etl", "machine_wide", [], [],
+     MACHINE_DESC % (", processes 1 and 3 32-bit (EVENT_HEADER32) beside 64-bit ones",
+                     "the kernel's Process Start and End records where processes start and "
+                     "end (passed over, GC-W010)"), {}),
+    ("ctf", "machine_wide", [], [],
+     MACHINE_DESC % ("", "LTTng-UST's statedump (start, procname, end) where a process "
+                     "starts: events of another provider (GC-U003), so the expectation lists "
+                     "the diagnostics only"), {"events": False}),
+    ("etl", "machine_wide_process_swap", [], ["process-swap"], "", {}),
+    ("ctf", "machine_wide_process_swap", [], ["process-swap"], "", {"events": False}),
+    ("etl", "machine_wide_gc_count_backwards", [], ["gc-count-backwards"], "", {}),
+)
 
 
 class Case:
@@ -396,6 +422,17 @@ def plan(gcgen, available):
                 cases.append(Case("%s_%s_%s" % (c.label, reach, stem), None, c, extra,
                                   faults=[name], reaches=[reach], events=events, seed=seed,
                                   description=desc + ": " + what))
+    by_fmt = {c.fmt: c for c in CONTAINERS if c.fmt in available}
+    for fmt, stem, args, faults, desc, kw in MACHINE_CASES:
+        if fmt not in by_fmt:
+            continue
+        c = by_fmt[fmt]
+        if faults:
+            desc = ("%s, in process 0 of a machine-wide trace of 4 processes whose others are "
+                    "well-formed" % dict((r[0], r[2]) for r in fault_classes(gcgen, fmt))[faults[0]])
+        cases.append(Case("%s_%s" % (c.label, stem), None if faults else "y", c,
+                          MACHINE_ARGS + args, faults=faults, reaches=["stream"] * len(faults),
+                          description=desc, profile="net8+netfx45+net10", **kw))
     return cases
 
 

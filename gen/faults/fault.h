@@ -4,7 +4,7 @@
  * it does there (apply) and at the end of a stream its target never came
  * to (fallback). Each family of classes is one file (pairing.c,
  * suspension.c, lifetimes.c, timeline.c, payload.c, unknown.c,
- * reorder.c) with its rows and their functions; registry.c lists the
+ * reorder.c, processes.c) with its rows and their functions; registry.c lists the
  * families in --list-mutations order. mutate.c is the machinery: slots,
  * the order classes act in, the expect records, and the tools a class
  * uses (mutator.h).
@@ -32,7 +32,8 @@ enum {
 	GEN_FAULT_FIRST_EVENT = 4,     /* the target is the first event the class sees */
 	GEN_FAULT_TRACE_START = 8,     /* acts before every other class (it drops the start) */
 	GEN_FAULT_TRACE_END = 16,      /* acts, and falls back, after every other class */
-	GEN_FAULT_FALLBACK_LATE = 32   /* its fallback after the others' (but before TRACE_END) */
+	GEN_FAULT_FALLBACK_LATE = 32,  /* its fallback after the others' (but before TRACE_END) */
+	GEN_FAULT_PROCESSES = 64       /* changes an event's process: etl formats and ctf only */
 };
 
 struct gen_fault {
@@ -62,5 +63,9 @@ struct gen_fault_family {
  * the end; gen_mutation_find() (mutate.h) looks one up by name. */
 const struct gen_fault *gen_fault_at(unsigned i);
 unsigned gen_nfaults(void);
+
+/* 1 when class f applies to --format format (GEN_FAULT_PROCESSES: a
+ * container that names each event's process). */
+int gen_fault_applies(const struct gen_fault *f, const char *format);
 
 #endif

@@ -159,6 +159,8 @@ int fault_inject_send_ps(struct gen_mutator *m, const struct gen_event *like, in
 	ev.level = sp->level;
 	ev.opcode = sp->opcode;
 	ev.keywords = sp->keywords;
+	ev.process_id = like->process_id;  /* a class may write it as another process's */
+	ev.pointer_size = like->pointer_size;
 	ev.payload = m->buf;
 	ev.payload_len = (uint32_t)n;
 	ev.values = m->ivals;

@@ -11,7 +11,7 @@
  * here and a line in gen/Makefile.inc. */
 extern const struct gen_fault_family gen_faults_pairing, gen_faults_suspension,
 	gen_faults_lifetimes, gen_faults_timeline, gen_faults_payload, gen_faults_unknown,
-	gen_faults_reorder;
+	gen_faults_reorder, gen_faults_processes;
 
 static const struct gen_fault_family *const families[] = {
 	&gen_faults_pairing,
@@ -21,7 +21,15 @@ static const struct gen_fault_family *const families[] = {
 	&gen_faults_payload,
 	&gen_faults_unknown,
 	&gen_faults_reorder,
+	&gen_faults_processes,
 };
+
+int gen_fault_applies(const struct gen_fault *f, const char *format)
+{
+	if (!(f->flags & GEN_FAULT_PROCESSES) || !format)
+		return 1;
+	return strncmp(format, "etl", 3) == 0 || strcmp(format, "ctf") == 0;
+}
 
 const struct gen_fault *gen_fault_at(unsigned i)
 {

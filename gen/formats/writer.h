@@ -52,7 +52,20 @@ struct gen_event {
 	/* The values the payload was encoded from, for the model stream; NULL
 	 * when a mutator changed the payload bytes after encoding. */
 	const struct gen_values *values;
+	/* Machine-wide traces (gcgen --processes): the process that wrote the
+	 * event and its pointer size; 0 for the stream's (info). Containers
+	 * without a per-event process (nettrace, the model stream) never get
+	 * events of more than one process. */
+	uint32_t process_id;
+	uint8_t pointer_size;
+	/* GEN_EV_RUNTIME, or a record of the operating system's about the
+	 * process (its start or end: a kernel logger's Process event in .etl,
+	 * LTTng-UST's statedump in CTF), which has no spec event and no
+	 * payload. Writers without such records pass these over. */
+	uint8_t kind;
 };
+
+enum { GEN_EV_RUNTIME = 0, GEN_EV_PROCESS_START, GEN_EV_PROCESS_END };
 
 struct gen_values;          /* values.h */
 

@@ -286,6 +286,9 @@ int gen_emit_send(struct gen_emit *e, uint64_t timestamp, uint64_t thread, uint3
 	ev.payload = e->payload;
 	ev.payload_len = (uint32_t)n;
 	ev.values = e->cur ? NULL : e->vals;
+	ev.process_id = 0;
+	ev.pointer_size = 0;
+	ev.kind = GEN_EV_RUNTIME;
 	e->nevents++;
 	e->npayload_bytes += (uint64_t)n;
 	if (e->per_event)

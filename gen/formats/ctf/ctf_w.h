@@ -90,6 +90,10 @@ void ctfw_tsdl_header(struct ctfw_text *t, const struct gen_stream_info *info,
 void ctfw_tsdl_event(struct ctfw_text *t, const char *name, unsigned id,
 		     const struct gcspec_event *spec, int packed, unsigned pointer_size);
 
+/* An LTTng-UST statedump event class (lttng_ust_statedump:start, :end with
+ * no fields; :procname with its 16-char array when procname is 1). */
+void ctfw_tsdl_statedump(struct ctfw_text *t, const char *name, unsigned id, int procname);
+
 /* Metadata packets: 4096 bytes each, LTTng's 37-byte header then TSDL text. */
 #define CTFW_META_PACKET 4096u
 #define CTFW_META_HEADER 37u

@@ -192,6 +192,16 @@ void ctfw_tsdl_event(struct ctfw_text *t, const char *name, unsigned id,
 	ctfw_text_printf(t, "\t};\n};\n\n");
 }
 
+void ctfw_tsdl_statedump(struct ctfw_text *t, const char *name, unsigned id, int procname)
+{
+	ctfw_text_printf(t, "event {\n\tname = \"%s\";\n\tid = %u;\n\tstream_id = 0;\n\tloglevel = 13;\n"
+			 "\tfields := struct {\n", name, id);
+	if (procname)
+		ctfw_text_printf(t, "\t\tinteger { size = 8; align = 8; signed = 1; encoding = UTF8; "
+				 "base = 10; } _procname[16];\n");
+	ctfw_text_printf(t, "\t};\n};\n\n");
+}
+
 static void put_u32(uint8_t *p, uint32_t x)
 {
 	p[0] = (uint8_t)x;

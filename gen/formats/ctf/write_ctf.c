@@ -45,7 +45,15 @@ struct klass {
 	uint16_t provider, id;
 	uint8_t version, packed;
 	int spec;                  /* gcspec_events index or -1 */
+	int statedump;             /* 1 + an LTTNG_STATEDUMP_* (provider unused), or 0 */
 };
+
+/* LTTng-UST's statedump as an application registers with a session:
+ * what a machine-wide trace shows of a process that starts (LTTng-UST
+ * records no exit). */
+enum { STATEDUMP_START, STATEDUMP_PROCNAME, STATEDUMP_END, NSTATEDUMP };
+static const char *const statedump_name[NSTATEDUMP] = {
+	"lttng_ust_statedump:start", "lttng_ust_statedump:procname", "lttng_ust_statedump:end" };
 
 struct ctf_writer {
 	struct gen_writer base;    /* first: writer.h's common part */
@@ -69,6 +77,7 @@ struct ctf_writer {
 	int32_t fixed_of[GCSPEC_NEVENTS];
 	uint64_t ns_per_tick;      /* when nanoseconds are a whole number of ticks, else 0 */
 	int32_t vpid;              /* -O vpid=N: every event's _vpid; 0: the stream's process */
+	int32_t statedump_class[NSTATEDUMP]; /* class ids, -1 until used */
 };
 
 static void put16(uint8_t *p, uint16_t x)
@@ -132,6 +141,7 @@ static struct gen_writer *ctf_create(void)
 	}
 	memset(c->class_of, 0xff, sizeof c->class_of);
 	memset(c->packed_of, 0xff, sizeof c->packed_of);
+	memset(c->statedump_class, 0xff, sizeof c->statedump_class);
 	return &c->base;
 }
 
@@ -185,7 +195,8 @@ static int class_id(struct ctf_writer *c, const struct gen_event *ev, int spec, 
 		c->classes = k;
 		c->capclasses = cap;
 	}
-	c->classes[c->nclasses] = (struct klass){ ev->provider, ev->id, ev->version, (uint8_t)packed, spec };
+	c->classes[c->nclasses] = (struct klass){ ev->provider, ev->id, ev->version, (uint8_t)packed,
+						  spec, 0 };
 	if (spec >= 0)
 		c->class_of[spec][packed] = (int32_t)c->nclasses;
 	return (int)c->nclasses++;
@@ -266,6 +277,49 @@ static struct stream *get_stream(struct ctf_writer *c, uint32_t cpu)
 	return s;
 }
 
+static int put_event(struct ctf_writer *c, const struct gen_event *ev, int cid,
+		     const uint8_t *typed, size_t nfields);
+
+/* A statedump class's id, declared on first use; -1 on no memory. */
+static int statedump_class(struct ctf_writer *c, int which)
+{
+	if (c->statedump_class[which] >= 0)
+		return c->statedump_class[which];
+	if (c->nclasses == c->capclasses) {
+		size_t cap = c->capclasses ? 2 * c->capclasses : 64;
+		struct klass *k = realloc(c->classes, cap * sizeof *k);
+
+		if (!k)
+			return -1;
+		c->classes = k;
+		c->capclasses = cap;
+	}
+	c->classes[c->nclasses] = (struct klass){ 0, 0, 0, 0, -1, 1 + which };
+	c->statedump_class[which] = (int32_t)c->nclasses;
+	return (int)c->nclasses++;
+}
+
+/* A process registering with the session: statedump start, its procname
+ * (16 chars, NUL-padded, as the kernel's comm), end; one event each, all
+ * at the record's time (a later one could come after the next event of
+ * another process, and a stream's times must not go back). */
+static int statedump(struct ctf_writer *c, const struct gen_event *ev)
+{
+	static const uint8_t none[1];
+	uint8_t name[16] = "dotnet";
+
+	for (int k = 0; k < NSTATEDUMP; k++) {
+		int cid = statedump_class(c, k);
+
+		if (cid < 0)
+			return gen_writer_fail(&c->base, "out of memory");
+		if (put_event(c, ev, cid, k == STATEDUMP_PROCNAME ? name : none,
+			      k == STATEDUMP_PROCNAME ? sizeof name : 0) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int ctf_event(struct gen_writer *w, const struct gen_event *ev)
 {
 	struct ctf_writer *c = (struct ctf_writer *)w;
@@ -273,12 +327,10 @@ static int ctf_event(struct gen_writer *w, const struct gen_event *ev)
 	int si = spec ? (int)(spec - gcspec_events) : -1, packed = 1;
 	long nfields = 0;
 	const uint8_t *typed = c->fields;
-	uint64_t ts = event_ns(c, ev->timestamp);
-	struct stream *s;
-	size_t body, need;
-	int cid, extended;
-	uint8_t *p;
+	int cid;
 
+	if (ev->kind != GEN_EV_RUNTIME)
+		return ev->kind == GEN_EV_PROCESS_START ? statedump(c, ev) : 0;
 	if (ev->thread_id > 0x7FFFFFFF)
 		return gen_writer_fail(w, "ctf: thread id %llu does not fit LTTng's vtid (int32)",
 				       (unsigned long long)ev->thread_id);
@@ -304,6 +356,23 @@ static int ctf_event(struct gen_writer *w, const struct gen_event *ev)
 	cid = class_id(c, ev, si, packed);
 	if (cid < 0)
 		return gen_writer_fail(w, "out of memory");
+	if (packed)
+		return put_event(c, ev, cid, NULL, 0);
+	return put_event(c, ev, cid, typed, (size_t)nfields);
+}
+
+/* One event of class cid: its header, context and fields (typed NULL:
+ * packed, the payload with its two lengths; else typed[0..nfields)). */
+static int put_event(struct ctf_writer *c, const struct gen_event *ev, int cid,
+		     const uint8_t *typed, size_t nfields)
+{
+	struct gen_writer *w = &c->base;
+	uint64_t ts = event_ns(c, ev->timestamp);
+	struct stream *s;
+	size_t body, need;
+	int extended;
+	uint8_t *p;
+
 	if (!c->max_stream || ts > c->max_ts) {
 		if (!(s = get_stream(c, ev->processor)))
 			return gen_writer_fail(w, "ctf: processor %u: at most %u processors",
@@ -313,7 +382,7 @@ static int ctf_event(struct gen_writer *w, const struct gen_event *ev)
 	} else {
 		s = c->max_stream;
 	}
-	body = 8 + (packed ? 8 + (size_t)ev->payload_len : (size_t)nfields);
+	body = 8 + (!typed ? 8 + (size_t)ev->payload_len : nfields);
 	/* A compact header needs the time to move forward by less than 2^32 ns
 	 * from the stream's previous event; the first of a packet is extended,
 	 * as LTTng's are. */
@@ -339,15 +408,15 @@ static int ctf_event(struct gen_writer *w, const struct gen_event *ev)
 		put32(p + 2, (uint32_t)ts);
 		p += 6;
 	}
-	put32(p, c->info.process_id);           /* _vpid */
+	put32(p, ev->process_id ? ev->process_id : c->info.process_id); /* _vpid */
 	put32(p + 4, (uint32_t)ev->thread_id);  /* _vtid */
 	p += 8;
-	if (packed) {
+	if (!typed) {
 		put32(p, ev->payload_len);      /* _length */
 		put32(p + 4, ev->payload_len);  /* ____data___length */
 		memcpy(p + 8, ev->payload, ev->payload_len);
 	} else {
-		memcpy(p, typed, (size_t)nfields);
+		memcpy(p, typed, nfields);
 	}
 	s->used += need;
 	if (!s->nevents || ts < s->ts_min)
@@ -374,6 +443,11 @@ static int ctf_end(struct gen_writer *w)
 	for (size_t i = 0; i < c->nclasses; i++) {
 		const struct klass *k = &c->classes[i];
 
+		if (k->statedump) {
+			ctfw_tsdl_statedump(&t, statedump_name[k->statedump - 1], (unsigned)i,
+					    k->statedump - 1 == STATEDUMP_PROCNAME);
+			continue;
+		}
 		ctfw_class_name(k->provider, k->id, k->version, name, sizeof name);
 		ctfw_tsdl_event(&t, name, (unsigned)i, k->spec >= 0 ? &gcspec_events[k->spec] : NULL,
 				k->packed, c->info.pointer_size);

@@ -289,7 +289,7 @@ static uint16_t task_of(const struct gen_event *e)
 static int event_record(struct etl_writer *w, const struct gen_event *e, const uint8_t *guid,
                         uint16_t task)
 {
-	unsigned ps = w->info.pointer_size;
+	unsigned ps = e->pointer_size ? e->pointer_size : w->info.pointer_size;
 	uint64_t ips[16];
 	unsigned nframes = 0;
 	uint32_t ext = 0, size;
@@ -312,7 +312,7 @@ static int event_record(struct etl_writer *w, const struct gen_event *e, const u
 	r[0x03] = MARKER;
 	put_le16(r + 0x04, ext ? 1 : 0);             /* EXTENDED_INFO */
 	put_le32(r + 0x08, (uint32_t)e->thread_id);
-	put_le32(r + 0x0C, w->info.process_id);
+	put_le32(r + 0x0C, e->process_id ? e->process_id : w->info.process_id);
 	put_le64(r + 0x10, e->timestamp);
 	memcpy(r + 0x18, guid ? guid : gcspec_providers[e->provider].guid, 16);
 	put_le16(r + 0x28, e->id);
@@ -372,6 +372,66 @@ static int kernel_record(struct etl_writer *w, const struct gen_event *like)
 	return 0;
 }
 
+/* The kernel logger's Process Start (1) or End (2) of e->process_id: a
+ * SYSTEM_TRACE_HEADER record of group 3 (EVENT_TRACE_GROUP_PROCESS, the
+ * Process provider 3d6fa8d0-fe05-11d0-9dda-00c04fd7ba7c to consumers),
+ * version 4, at the kernel's pointer size (the logfile header's), with the
+ * Process_V4 payload: UniqueProcessKey, ProcessId, ParentId, SessionId,
+ * ExitStatus, DirectoryTableBase, Flags, UserSID (TOKEN_USER, then
+ * S-1-5-18), ImageFileName (ANSI), CommandLine, PackageFullName and
+ * ApplicationId (UTF-16). A start is logged in the parent's context, an
+ * end in the process's own. */
+static int process_record(struct etl_writer *w, const struct gen_event *e)
+{
+	static const uint8_t sid[12] = { 1, 1, 0, 0, 0, 0, 0, 5, 18, 0, 0, 0 };
+	static const char image[] = "dotnet.exe", cmd[] = "dotnet app.dll";
+	unsigned ps = w->info.pointer_size;
+	uint32_t pid = e->process_id ? e->process_id : w->info.process_id, parent = 1052;
+	uint32_t fixed = ps + 16 + ps + 4, size;
+	uint8_t *r, *p;
+
+	size = SYSHDR + fixed + 2 * ps + sizeof sid + sizeof image + 2 * sizeof cmd + 2 + 2;
+	if (!(r = reserve(w, size, (uint8_t)e->processor)))
+		return -1;
+	put_le16(r + 0x00, 4);
+	r[0x02] = ps == 4 ? HT_SYSTEM32 : HT_SYSTEM64;
+	r[0x03] = MARKER;
+	put_le16(r + 0x04, (uint16_t)size);
+	r[0x06] = e->kind == GEN_EV_PROCESS_START ? 1 : 2;
+	r[0x07] = 3;
+	put_le32(r + 0x08, (uint32_t)e->thread_id);
+	put_le32(r + 0x0C, e->kind == GEN_EV_PROCESS_START ? parent : pid);
+	put_le64(r + 0x10, e->timestamp);
+	p = r + SYSHDR;
+	if (ps == 4)
+		put_le32(p, 0x85000000u | pid);
+	else
+		put_le64(p, 0xffffd00000000000ull | (uint64_t)pid << 12);
+	p += ps;
+	put_le32(p, pid);
+	put_le32(p + 4, parent);
+	put_le32(p + 8, 1);                          /* SessionId */
+	put_le32(p + 12, e->kind == GEN_EV_PROCESS_START ? 0x103 : 0); /* STATUS_PENDING while alive */
+	p += 16;
+	if (ps == 4)
+		put_le32(p, 0x1aa000u + pid);
+	else
+		put_le64(p, 0x1aa000ull + pid);
+	p += ps;
+	put_le32(p, 0);                              /* Flags */
+	p += 4;
+	put_le32(p, 0xffffc000u);                    /* TOKEN_USER: the SID's pointer, */
+	p += 2 * ps;                                 /* its attributes */
+	memcpy(p, sid, sizeof sid);
+	p += sizeof sid;
+	memcpy(p, image, sizeof image);
+	p += sizeof image;
+	put_utf16(p, cmd);                           /* PackageFullName, ApplicationId: "" */
+	if (e->timestamp > w->last_ts)
+		w->last_ts = e->timestamp;
+	return 0;
+}
+
 static int foreign_event(struct etl_writer *w, const struct gen_event *like)
 {
 	static const uint8_t payload[8] = { 1, 0, 0, 0, 7, 0, 0, 0 };
@@ -392,6 +452,8 @@ static int etl_event(struct gen_writer *gw, const struct gen_event *e)
 {
 	struct etl_writer *w = W(gw);
 
+	if (e->kind != GEN_EV_RUNTIME)
+		return process_record(w, e);
 	if (e->provider >= GCSPEC_NPROVIDERS)
 		return fail(w, "event of an unknown provider");
 	if (event_record(w, e, NULL, task_of(e)))

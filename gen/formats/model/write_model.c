@@ -388,6 +388,8 @@ static int model_event(struct gen_writer *w, const struct gen_event *ev)
 	size_t bound = m->event_bound + ev->payload_len;
 	uint8_t *o;
 
+	if (ev->kind != GEN_EV_RUNTIME)
+		return 0; /* the model stream holds the runtime's events alone */
 	if (v)
 		bound += m->key[K_FIELDS].len + fields_bound(m, v);
 	if (room(m, bound) < 0)

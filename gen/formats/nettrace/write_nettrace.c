@@ -697,6 +697,8 @@ static int nt_event(struct gen_writer *gw, const struct gen_event *e)
 	uint64_t tref;
 	int sorted;
 
+	if (e->kind != GEN_EV_RUNTIME)
+		return 0; /* EventPipe records no process events */
 	if (make_room(w, e->payload_len))
 		return -1;
 	if (e->payload_len > MAX_BLOCK_BYTES - 1024)
