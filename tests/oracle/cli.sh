@@ -46,7 +46,7 @@ grep -q '^GC-S005 error: event 1 (GCEnd_V1)' "$t/out"; ok $? "text diagnostic na
 "$o" "$t/longer.model" >/dev/null; ok $? "a longer payload is a warning: exit 0"
 "$o" --strict "$t/longer.model" >/dev/null; [ $? = 1 ]; ok $? "--strict makes it an error: exit 1"
 "$o" --json "$t/bad.model" >"$t/json"
-grep -q '^{"type":"event","index":0,"offset":[0-9]*,"name":"GCStart_V2","provider":"Microsoft-Windows-DotNETRuntime","id":1,"version":2,"timestamp":10,"thread":1,"fields":{"Count":1,"Depth":0,"Reason":1,"Type":0,"ClrInstanceID":0,"ClientSequenceNumber":0}}$' "$t/json"; ok $? "JSON event line"
+grep -q '^{"type":"event","index":0,"offset":[0-9]*,"name":"GCStart_V2","provider":"Microsoft-Windows-DotNETRuntime","id":1,"version":2,"timestamp":10,"thread":1,"process":1,"fields":{"Count":1,"Depth":0,"Reason":1,"Type":0,"ClrInstanceID":0,"ClientSequenceNumber":0}}$' "$t/json"; ok $? "JSON event line, with the stream's process"
 grep -q '^{"type":"diag","code":"GC-S005","severity":"error","event":1,' "$t/json"; ok $? "JSON diag line"
 tail -n 1 "$t/json" | grep -q '^{"type":"summary","events":2,'; ok $? "JSON summary last"
 "$o" --expect "$t/expect" "$t/bad.model" >"$t/x"; ok $? "--expect met: exit 0"
