@@ -142,5 +142,21 @@ for page in gcoracle.1 gcgen.1 gcoracle-run.1; do
 	[ -z "$dup$bad" ]
 	ok $? "docs/$page: every option documented once, every line starting with . a request${dup:+ (twice: $dup)}${bad:+ (not a request: $bad)}"
 done
+# A process the trace attached to mid-life: its first GC numbered above 1
+# and the first suspension being that GC's. A gcgen stream cut at GC 3's
+# GCSuspendEEBegin (model stream: header, then the events from there on).
+"${top_builddir:-.}/gen/gcgen" -q -f cbor --profile net8 --gcs 6 -o "$t/m.cbor" &&
+	"$o" --json "$t/m.cbor" >"$t/m.json" &&
+	${PYTHON3:-python3} - "$t" <<'PY'
+import json, sys
+t = sys.argv[1]
+ev = [json.loads(l) for l in open(t + "/m.json") if l.startswith('{"type":"event"')]
+d = open(t + "/m.cbor", "rb").read()
+cut = next(e for e in ev if e["name"].startswith("GCSuspendEEBegin") and e["fields"]["Count"] == 3)
+open(t + "/mid.cbor", "wb").write(d[:ev[0]["offset"]] + d[cut["offset"]:])
+PY
+"$o" "$t/mid.cbor" >"$t/out" 2>&1 && grep -q '^diagnostics: 0 errors, 0 warnings, 0 notes$' "$t/out" &&
+	grep -q ' [1-9][0-9]* GCs, [1-9][0-9]* suspensions' "$t/out"
+ok $? "a process attached mid-life (first GC number 3): no diagnostic at all"
 echo "1..$n"
 exit $fail
