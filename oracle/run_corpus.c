@@ -61,6 +61,7 @@ struct run {
 	unsigned count[NCONT][NPREFIX][NSTATE];
 	unsigned ntests, nfail, nskip;  /* TAP tests: the cases, and the accepted-entries test */
 	unsigned ncases, ncases_failed;
+	unsigned nno_process;           /* cases whose events named no process (GC-K013) */
 	char failed[20][96];
 	char bail[512];             /* why the run stopped early ("": a generic reason) */
 	unsigned nfailed_names;
@@ -254,6 +255,7 @@ static int run_case(struct run *r, const char *name)
 		fclose(ef);
 	}
 	r->ncases++;
+	r->nno_process += cr.no_process && state != S_SKIP;
 	if (state == S_FAIL) {
 		r->nfail++;
 		r->ncases_failed++;
@@ -374,6 +376,10 @@ static void summary(struct run *r, unsigned unused)
 			       r->allow_unused ? "" : or_diag_code(GCSPEC_DIAG_K018));
 		putchar('\n');
 	}
+	if (r->nno_process)
+		printf("note: %s the decoder's events give no process on %u case%s: which process "
+		       "each event is of was not compared\n", or_diag_code(GCSPEC_DIAG_K013),
+		       r->nno_process, r->nno_process == 1 ? "" : "s");
 	printf("%u cases: %u passed, %u failed, %u skipped", r->ncases,
 	       r->ncases - r->ncases_failed - r->nskip, r->ncases_failed, r->nskip);
 	if (unused && !r->allow_unused)
@@ -683,8 +689,13 @@ int or_run_main(int argc, char **argv)
 			fputs("the run could not go on (see its standard error)", r.tap);
 		fputc('\n', r.tap);
 	}
-	else if (r.tap)
+	else if (r.tap) {
+		if (r.nno_process)
+			fprintf(r.tap, "# note: %s the decoder's events give no process on %u case%s\n",
+				or_diag_code(GCSPEC_DIAG_K013), r.nno_process,
+				r.nno_process == 1 ? "" : "s");
 		fprintf(r.tap, "1..%u\n", r.ntests);
+	}
 	summary(&r, unused);
 	rc = bail ? 2 : r.nfail ? 1 : 0;
 	if (r.tap && rr_commit(&r.tapf) < 0)

@@ -112,9 +112,9 @@ static uint64_t to_clock(uint64_t ticks, uint64_t freq, uint64_t hz)
 }
 
 static cbor_item_t *expected_event(const cbor_item_t *m, uint64_t index, int *spec_event,
-				   uint64_t freq, uint64_t hz)
+				   uint64_t freq, uint64_t hz, uint64_t process)
 {
-	cbor_item_t *e = cbor_new_definite_map(8), *prov = cc_get(m, "provider");
+	cbor_item_t *e = cbor_new_definite_map(9), *prov = cc_get(m, "provider");
 	cbor_item_t *fields = cc_get(m, "fields");
 	int p = provider_index(prov);
 	const struct gcspec_event *sp = NULL;
@@ -132,6 +132,9 @@ static cbor_item_t *expected_event(const cbor_item_t *m, uint64_t index, int *sp
 	cc_put(e, "version", cc_uint(cc_get_uint(m, "version", 0)));
 	cc_put(e, "timestamp", cc_uint(to_clock(cc_get_uint(m, "timestamp", 0), freq, hz)));
 	cc_put(e, "thread", cc_uint(cc_get_uint(m, "thread", 0)));
+	/* An event of a machine-wide stream names its process; the others
+	 * are the stream's. */
+	cc_put(e, "process", cc_uint(cc_get_uint(m, "process", process)));
 	if (sp && fields)
 		cc_put(e, "fields", cbor_incref(fields));
 	return e;
@@ -157,7 +160,7 @@ static void values_free(struct values *v)
 
 static int load_values(const char *path, uint64_t hz, struct values *v)
 {
-	uint64_t freq = 0;
+	uint64_t freq = 0, process = 0;
 	size_t len, off = 0;
 	uint8_t *buf = cc_read_file(path, &len);
 	static uint8_t seen[GCSPEC_NEVENTS];
@@ -193,8 +196,9 @@ static int load_values(const char *path, uint64_t hz, struct values *v)
 			cc_put(v->stream, "clock_frequency", cc_uint(hz ? hz : freq));
 			cc_put(v->stream, "start_ticks",
 			       cc_uint(to_clock(cc_get_uint(it, "start_ticks", 0), freq, hz)));
-			cc_put(v->stream, "process_id", cc_uint(cc_get_uint(it, "process_id", 0)));
-		} else if (cc_push(v->events, expected_event(it, v->nevents++, &ev, freq, hz)) < 0) {
+			process = cc_get_uint(it, "process_id", 0);
+			cc_put(v->stream, "process_id", cc_uint(process));
+		} else if (cc_push(v->events, expected_event(it, v->nevents++, &ev, freq, hz, process)) < 0) {
 			cbor_decref(&it);
 			goto out;
 		} else if (ev >= 0) {

@@ -58,6 +58,7 @@ class Decoder:
     def __init__(self, d):
         self.d, self.metas, self.index = d, {}, 0
         self.pointer_size, self.stacks = 8, set()  # stack ids since the last sequence point
+        self.process = 0  # the Trace object's ProcessId: a nettrace file is one process
 
     def meta(self, p, end, at):
         if end - p < 4:
@@ -77,7 +78,7 @@ class Decoder:
     def event(self, m, ts, tid, p, n, at):
         provider, eid, ver = m
         line = {"type": "event", "index": self.index, "provider": provider, "id": eid,
-                "version": ver, "timestamp": ts, "thread": tid}
+                "version": ver, "timestamp": ts, "thread": tid, "process": self.process}
         known = KNOWN.get((eid, ver)) if provider == GC else None
         if known:
             fmt = "<" + "".join(f for _, f in known[1])
@@ -185,6 +186,7 @@ class Decoder:
                 self.pointer_size = struct.unpack_from("<I", d, pos + 32)[0]
                 if self.pointer_size not in (4, 8):
                     raise Bad("the trace's pointer size is neither 4 nor 8", pos + 32)
+                self.process = struct.unpack_from("<I", d, pos + 36)[0]
                 pos += 48
             elif name in ("EventBlock", "MetadataBlock", "StackBlock", "SPBlock"):
                 if len(d) - pos < 4:

@@ -192,10 +192,12 @@ def stream_events(path, classes, context, by_name, psize, order):
                 low = r.num("u32")
                 ts = (ts & ~0xFFFFFFFF) | low if low >= ts & 0xFFFFFFFF else \
                      ((ts >> 32) + 1 << 32) | low
-            tid = 0
+            tid, pid = 0, None
             for field, nbytes in context:
                 if field == "_vtid":
                     tid = r.num("i32")
+                elif field == "_vpid":
+                    pid = r.num("i32")
                 else:
                     r.p += nbytes
             name, tsdl = classes[cid]
@@ -210,7 +212,7 @@ def stream_events(path, classes, context, by_name, psize, order):
                 r.p += n
             else:
                 fields = decode_typed(ev, r)
-            yield (ts, order, r.p), ev, tid, fields
+            yield (ts, order, r.p), ev, (tid, pid), fields
         p += size // 8
 
 
@@ -231,12 +233,13 @@ def main(argv):
         out.write(json.dumps({"type": "error", "message": f"cannot read {trace}: {e!r}"}) + "\n")
         return 1
     events.sort(key=lambda e: e[0])
-    for index, (key, ev, tid, fields) in enumerate(events):
+    for index, (key, ev, (tid, pid), fields) in enumerate(events):
         if ev is None:
             continue  # a class the spec does not have (lttng_ust_statedump:*, ...)
         out.write(json.dumps({"type": "event", "index": index, "name": ev["symbol"],
                               "provider": ev["provider"], "id": ev["id"],
                               "version": ev["version"], "timestamp": key[0], "thread": tid,
+                              **({"process": pid} if pid is not None else {}),
                               "fields": fields}, ensure_ascii=False) + "\n")
     return 0
 

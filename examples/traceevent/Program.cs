@@ -80,6 +80,7 @@ public static class TraceEventDecoder
             w.WriteNumber("timestamp", e.TimeStampQPC);
 #pragma warning restore CS0618
             w.WriteNumber("thread", e.ThreadID);
+            w.WriteNumber("process", e.ProcessID);
             var names = e.PayloadNames;
             if (names == null || names.Length == 0)
                 return; // an event no parser claims: no fields

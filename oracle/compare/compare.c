@@ -97,7 +97,7 @@ struct cmp {
 	uint8_t *seen;             /* per expected event */
 	uint64_t ordinal, nactual, compared, fields, unsupported_events;
 	uint32_t unsupported[GCSPEC_NEVENTS + 1];
-	int no_ts, no_thread, no_provider;
+	int no_ts, no_thread, no_process, no_provider;
 	struct adiag *ad;
 	size_t nad, capad;
 	FILE *held;                /* event differences until the verdict (a temporary file,
@@ -707,6 +707,24 @@ static void header_uint(struct cmp *c, uint64_t idx, const struct cv *e, const s
 	}
 }
 
+/* The event's process, a difference of its own (GC-K022): a decoder that
+ * mixes up the processes of a machine-wide trace gets each event's fields
+ * right. An expectation without one (a corpus from before events named
+ * their process) compares nothing. */
+static void compare_process(struct cmp *c, uint64_t idx, const struct cv *e, const struct cv *a)
+{
+	const struct cv *ev = cv_get(e, "process"), *av = cv_get(a, "process");
+	char eb[64], ab[64];
+
+	if (!av) {
+		c->no_process = 1;
+		return;
+	}
+	if (ev && !cf_same(NULL, ev, av))
+		hold(c, GCSPEC_DIAG_K022, idx, -1, "", "process: expected %s, got %s",
+		     cf_text(eb, sizeof eb, NULL, ev), cf_text(ab, sizeof ab, NULL, av));
+}
+
 /* An event line as "NAME {fields}", cut to n bytes, safe for a terminal. */
 static const char *said_event(char *buf, size_t n, const struct cv *a)
 {
@@ -747,6 +765,7 @@ static void compare_at(struct cmp *c, const struct cv *a, uint64_t idx)
 	header_uint(c, idx, e, a, "version", NULL);
 	header_uint(c, idx, e, a, "timestamp", &c->no_ts);
 	header_uint(c, idx, e, a, "thread", &c->no_thread);
+	compare_process(c, idx, e, a);
 	if (!cv_get(a, "provider"))
 		c->no_provider = 1;
 	else if (strcmp(cv_text(cv_get(a, "provider"), ""), cv_text(cv_get(e, "provider"), "")))
@@ -1428,10 +1447,11 @@ static void verdict(struct cmp *c)
 				    i < GCSPEC_NEVENTS ? gcspec_events[i].symbol : "unknown",
 				    i < GCSPEC_NEVENTS ? "this event-version" : "event-versions the spec lacks");
 	}
-	if (c->events && c->compared && (c->no_ts || c->no_thread || c->no_provider))
-		put(c, GCSPEC_DIAG_K013, OR_NO_EVENT, "the decoder's events give no%s%s%s; not compared",
+	if (c->events && c->compared && (c->no_ts || c->no_thread || c->no_process ||
+					 c->no_provider))
+		put(c, GCSPEC_DIAG_K013, OR_NO_EVENT, "the decoder's events give no%s%s%s%s; not compared",
 		    c->no_ts ? " timestamp" : "", c->no_thread ? " thread" : "",
-		    c->no_provider ? " provider" : "");
+		    c->no_process ? " process" : "", c->no_provider ? " provider" : "");
 }
 
 /* What a failing case is about and, when a required diagnostic was missed,
@@ -1536,6 +1556,8 @@ static void print_case(struct cmp *c)
 			",\"thread\":%" PRIu64, cv_uint(cv_get(e, "id"), 0),
 			cv_uint(cv_get(e, "version"), 0), cv_uint(cv_get(e, "timestamp"), 0),
 			cv_uint(cv_get(e, "thread"), 0));
+		if (cv_get(e, "process"))
+			fprintf(c->out, ",\"process\":%" PRIu64, cv_uint(cv_get(e, "process"), 0));
 		if (f && sp) {
 			const struct gcspec_field *sf = gcspec_event_fields(sp);
 			int first = 1;
@@ -1687,6 +1709,7 @@ out:
 	r->accepted = c->accepted;
 	r->events = c->events ? c->events->n : 0;
 	r->compared = c->compared;
+	r->no_process = c->events && c->compared && c->no_process;
 	if (c->ac)
 		ac_end_case(c->ac);
 	cv_free(c->ecase);

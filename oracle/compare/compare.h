@@ -39,6 +39,7 @@ struct or_compare_result {
 	int rejected;             /* the decoder reported an error */
 	int rejection_accepted;   /* a y_ case rejected, as the accepted differences list */
 	uint64_t differences, accepted, events, compared;
+	int no_process;           /* events were compared, none with its process */
 	char decl_error[400];     /* not "": the declaration names something unknown
 				     (result "error", status 2) */
 	char explain[1200];       /* a failure: the case's fault and, for a missed

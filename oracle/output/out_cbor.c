@@ -255,10 +255,10 @@ static inline void put_ctext(struct or_cbor_out *o, const struct ctext *t, const
 }
 
 enum { K_TYPE, K_EVENT, K_INDEX, K_OFFSET, K_NAME, K_PROVIDER, K_ID, K_VERSION,
-       K_TIMESTAMP, K_THREAD, K_FIELDS, K_N };
+       K_TIMESTAMP, K_THREAD, K_PROCESS, K_FIELDS, K_N };
 static const char *const key_names[K_N] = {
 	"type", "event", "index", "offset", "name", "provider", "id", "version",
-	"timestamp", "thread", "fields"
+	"timestamp", "thread", "process", "fields"
 };
 static struct ctext keys[K_N], field_keys[GCSPEC_NFIELDS], symbols[GCSPEC_NEVENTS];
 static int texts_ready;
@@ -447,7 +447,7 @@ void or_cbor_event(struct or_cbor_out *o, const struct or_event *ev,
 		 * are short (ctext_at copies 24 bytes), the heads at most 9. */
 		unsigned char *at = room(o, 256), *start = at;
 		if (at) {
-			*at++ = (unsigned char)(0xa0 | (dec ? 10 : 9)); /* map head, < 24 pairs */
+			*at++ = (unsigned char)(0xa0 | (dec ? 11 : 10)); /* map head, < 24 pairs */
 			at = ctext_at(at, &keys[K_TYPE]);
 			at = ctext_at(at, &keys[K_EVENT]);
 			at = ctext_at(at, &keys[K_INDEX]);
@@ -474,6 +474,8 @@ void or_cbor_event(struct or_cbor_out *o, const struct or_event *ev,
 			at += or_cbor_uint_head(at, ev->timestamp);
 			at = ctext_at(at, &keys[K_THREAD]);
 			at += or_cbor_uint_head(at, ev->thread_id);
+			at = ctext_at(at, &keys[K_PROCESS]);
+			at += or_cbor_uint_head(at, ev->process);
 			o->len += (size_t)(at - start);
 		}
 	}

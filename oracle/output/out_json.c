@@ -471,6 +471,8 @@ void or_json_event(FILE *out, const struct or_event *ev,
 		at += or_dec_u64(at, ev->timestamp);
 		JW_PUT(",\"thread\":");
 		at += or_dec_u64(at, ev->thread_id);
+		JW_PUT(",\"process\":");
+		at += or_dec_u64(at, ev->process);
 		w->p = at;
 #undef JW_PUT
 	}

@@ -4,7 +4,7 @@
  * The JSON shapes (one object per line):
  *   {"type":"event","index":N,"offset":O,"name":"GCStart_V2",
  *    "provider":"Microsoft-Windows-DotNETRuntime","id":1,"version":2,
- *    "timestamp":T,"thread":TID,"fields":{...}}
+ *    "timestamp":T,"thread":TID,"process":PID,"fields":{...}}
  *   {"type":"diag","code":"GC-S005","severity":"error","event":17,
  *    "offset":1234,"name":"GCEnd_V1","message":"..."}
  *   (directory containers add "file":"channel0_3","file_offset":N after

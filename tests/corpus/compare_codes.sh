@@ -73,6 +73,33 @@ check "an i_ case rejected, as it may be" $I "$work/in" 0 GC-K011
 check "a line that is not JSON" $Y "$work/in" 1 GC-K012
 sed 's/,"timestamp":[0-9]*//' "$work/$Y" >"$work/in"
 check "events without timestamps" $Y "$work/in" 0 GC-K013
+sed 's/,"process":[0-9]*//' "$work/$Y" >"$work/noproc"
+check "events without their process" $Y "$work/noproc" 0 GC-K013
+n=$((n + 1))
+if grep -q "events give no process; not compared" "$work/got"; then
+	echo "ok $n - K013 says the process was not compared"
+else echo "not ok $n - K013 does not name the process"; grep K013 "$work/got" | sed 's/^/# /'; fail=1; fi
+sed '/"index":5,/s/"process":\([0-9]*\)/"process":1\1/' "$work/$Y" >"$work/in"
+check "an event of another process" $Y "$work/in" 1 GC-K022
+n=$((n + 1))
+if [ "$(grep -c GC-K022 "$work/got")" = 1 ] && ! grep -q GC-K003 "$work/got" &&
+   grep -q 'process: expected [0-9]*, got 1[0-9]*' "$work/got"; then
+	echo "ok $n - a wrong process is one GC-K022 with both values, not a GC-K003"
+else echo "not ok $n - wrong process"; grep '"diag"' "$work/got" | head -3 | sed 's/^/# /'; fail=1; fi
+# gcoracle run says once, at its end, that the decoder gave no process.
+cat >"$work/noproc.sh" <<EOS
+#!/bin/sh
+"$oracle" --json "\$1" | sed 's/,"process":[0-9]*//'
+EOS
+chmod +x "$work/noproc.sh"
+n=$((n + 1))
+"$oracle" run --corpus "$corpus" --case "$Y" --case y_nettrace_v4_realistic_net8 --tap "$work/tap" \
+	-- "$work/noproc.sh" {} >"$work/got" 2>&1
+if [ "$(grep -c "the decoder's events give no process on 2 cases" "$work/got")" = 1 ] &&
+   grep -q "^# note: GC-K013 the decoder's events give no process on 2 cases" "$work/tap" &&
+   grep -q "2 cases: 2 passed" "$work/got"; then
+	echo "ok $n - gcoracle run notes once that the decoder gave no process (2 cases pass)"
+else echo "not ok $n - gcoracle run's no-process note"; sed 's/^/# /' "$work/got"; fail=1; fi
 { decl ',"formats":["ctf"]'; cat "$work/$Y"; } >"$work/in"
 check "a format the decoder does not read is skipped" $Y "$work/in" 0 GC-K014
 # Accepted differences (docs/accepted-differences.md): let through, reported

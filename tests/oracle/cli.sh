@@ -46,7 +46,7 @@ grep -q '^GC-S005 error: event 1 (GCEnd_V1)' "$t/out"; ok $? "text diagnostic na
 "$o" "$t/longer.model" >/dev/null; ok $? "a longer payload is a warning: exit 0"
 "$o" --strict "$t/longer.model" >/dev/null; [ $? = 1 ]; ok $? "--strict makes it an error: exit 1"
 "$o" --json "$t/bad.model" >"$t/json"
-grep -q '^{"type":"event","index":0,"offset":[0-9]*,"name":"GCStart_V2","provider":"Microsoft-Windows-DotNETRuntime","id":1,"version":2,"timestamp":10,"thread":1,"fields":{"Count":1,"Depth":0,"Reason":1,"Type":0,"ClrInstanceID":0,"ClientSequenceNumber":0}}$' "$t/json"; ok $? "JSON event line"
+grep -q '^{"type":"event","index":0,"offset":[0-9]*,"name":"GCStart_V2","provider":"Microsoft-Windows-DotNETRuntime","id":1,"version":2,"timestamp":10,"thread":1,"process":1,"fields":{"Count":1,"Depth":0,"Reason":1,"Type":0,"ClrInstanceID":0,"ClientSequenceNumber":0}}$' "$t/json"; ok $? "JSON event line, with the stream's process"
 grep -q '^{"type":"diag","code":"GC-S005","severity":"error","event":1,' "$t/json"; ok $? "JSON diag line"
 tail -n 1 "$t/json" | grep -q '^{"type":"summary","events":2,'; ok $? "JSON summary last"
 "$o" --expect "$t/expect" "$t/bad.model" >"$t/x"; ok $? "--expect met: exit 0"
@@ -142,5 +142,21 @@ for page in gcoracle.1 gcgen.1 gcoracle-run.1; do
 	[ -z "$dup$bad" ]
 	ok $? "docs/$page: every option documented once, every line starting with . a request${dup:+ (twice: $dup)}${bad:+ (not a request: $bad)}"
 done
+# A process the trace attached to mid-life: its first GC numbered above 1
+# and the first suspension being that GC's. A gcgen stream cut at GC 3's
+# GCSuspendEEBegin (model stream: header, then the events from there on).
+"${top_builddir:-.}/gen/gcgen" -q -f cbor --profile net8 --gcs 6 -o "$t/m.cbor" &&
+	"$o" --json "$t/m.cbor" >"$t/m.json" &&
+	${PYTHON3:-python3} - "$t" <<'PY'
+import json, sys
+t = sys.argv[1]
+ev = [json.loads(l) for l in open(t + "/m.json") if l.startswith('{"type":"event"')]
+d = open(t + "/m.cbor", "rb").read()
+cut = next(e for e in ev if e["name"].startswith("GCSuspendEEBegin") and e["fields"]["Count"] == 3)
+open(t + "/mid.cbor", "wb").write(d[:ev[0]["offset"]] + d[cut["offset"]:])
+PY
+"$o" "$t/mid.cbor" >"$t/out" 2>&1 && grep -q '^diagnostics: 0 errors, 0 warnings, 0 notes$' "$t/out" &&
+	grep -q ' [1-9][0-9]* GCs, [1-9][0-9]* suspensions' "$t/out"
+ok $? "a process attached mid-life (first GC number 3): no diagnostic at all"
 echo "1..$n"
 exit $fail

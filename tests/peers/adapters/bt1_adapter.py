@@ -62,6 +62,9 @@ def main():
             tid = ev.field_with_scope("vtid", scope.STREAM_EVENT_CONTEXT)
             if tid is not None:
                 line["thread"] = tid
+            vpid = ev.field_with_scope("vpid", scope.STREAM_EVENT_CONTEXT)
+            if vpid is not None:
+                line["process"] = vpid
             fields = {k.lstrip("_"): plain(ev.field_with_scope(k, scope.EVENT_FIELDS))
                       for k in ev.field_list_with_scope(scope.EVENT_FIELDS)}
             if "data__" in fields:

@@ -9,7 +9,7 @@ prints, when it is done, the JSON lines `gcoracle compare` reads: a decoder line
 ctf, checks container, codes false, and as events every event-version except those whose payload babeltrace2 sees only as the runtime LTTng byte blob "data__") and one event line per event message,
 with the spec's provider, id, version and symbol (from the event class name
 "DotNETRuntime:GCStart_V2"), the default clock's raw value as timestamp, the
-common context's vtid as thread, and the payload with the leading "_" of CTF
+common context's vtid as thread, its vpid (else the trace env's vpid) as process, and the payload with the leading "_" of CTF
 field names removed. Integers, strings and arrays of structures go out as
 babeltrace2 gives them. An exception from babeltrace2 ends the output with
 {"type":"error"} and exit status 1. Runs under /usr/bin/python3, the Python
@@ -56,6 +56,14 @@ def excluding(symbols, excluded):
     return sorted(s for s in symbols if s not in excluded and s not in bases)
 
 
+def process_of(msg, ctx):
+    """The event's vpid context (machine-wide LTTng), else the per-process trace's env vpid."""
+    if ctx is not None and "vpid" in ctx:
+        return int(ctx["vpid"])
+    env = msg.event.packet.stream.trace.environment
+    return int(env["vpid"]) if "vpid" in env else None
+
+
 def main():
     spec = {(prov, ev["symbol"]): ev for prov, ev, _ in speclib.spec_events()}
     out = sys.stdout
@@ -75,6 +83,9 @@ def main():
             ctx = ev.common_context_field
             if ctx is not None and "vtid" in ctx:
                 line["thread"] = int(ctx["vtid"])
+            vpid = process_of(msg, ctx)
+            if vpid is not None:
+                line["process"] = vpid
             fields = plain(ev.payload_field) if ev.payload_field is not None else {}
             if "data__" in fields:
                 opaque.add(sym)   # the runtime's LTTng blob: bytes to babeltrace2

@@ -87,6 +87,8 @@ def main():
         k = (r["provider"], r["id"], r["version"])
         e = {"type": "event", "provider": r["provider"], "id": r["id"], "version": r["version"],
              "timestamp": r["timestamp"], "thread": r["thread"]}
+        if "process" in r:
+            e["process"] = r["process"]
         if k in by_key:
             sym, base, fields = by_key[k]
             e["name"] = sym

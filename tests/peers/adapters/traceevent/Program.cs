@@ -91,6 +91,7 @@ static class Program
         w.WriteNumber("version", e.Version);
         w.WriteNumber("timestamp", e.TimeStampQPC);
         w.WriteNumber("thread", e.ThreadID);
+        w.WriteNumber("process", e.ProcessID);
         w.WriteString("te_name", e.EventName);
         w.WriteBoolean("handled", handled);
         w.WriteStartObject("fields");
