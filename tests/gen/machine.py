@@ -98,6 +98,19 @@ def check_format(work, fmt):
     r = run([ORACLE, "--expect", os.path.join(work, fmt + ".exp"), a])
     tap.ok(r.returncode == 0 and "0 errors, 0 warnings" in run([ORACLE, a]).stdout,
            "%s: 4 processes, 0 errors and 0 warnings, expectations met" % fmt, r.stdout)
+    # The --values file (a model stream) names each event's process, so the
+    # corpus's expectations of a machine-wide case name the right one.
+    vals = os.path.join(work, fmt + ".values")
+    gen(work, fmt + "_v" + ext, args + ["--values", vals])
+
+    def procs_of(path):
+        out = run([ORACLE, "--json", path]).stdout.splitlines()
+        return [d["process"] for d in map(json.loads, out)
+                if d["type"] == "event" and d.get("provider", "").startswith("Microsoft-Windows-DotNETRuntime")]
+    in_trace, in_values = procs_of(a), procs_of(vals)
+    tap.ok(in_trace == in_values and set(in_values) == set(PID),
+           "%s: the --values file names each event's process, as the trace does" % fmt,
+           "trace %d events, values %d, processes %s" % (len(in_trace), len(in_values), sorted(set(in_values))))
     text = run([ORACLE, a]).stdout
     tap.ok(all("process %d" % p in text for p in PID),
            "%s: the summary counts GCs for each of the 4 processes" % fmt, text[-600:])

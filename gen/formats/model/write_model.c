@@ -29,11 +29,11 @@ struct key {
 
 enum {
 	K_TIMESTAMP, K_THREAD, K_PROVIDER, K_ID, K_VERSION, K_LEVEL, K_OPCODE, K_KEYWORDS,
-	K_NAME, K_FIELDS, K_PAYLOAD, K_EMPTY, K_COUNT
+	K_NAME, K_FIELDS, K_PAYLOAD, K_EMPTY, K_PROCESS, K_COUNT
 };
 static const char *const key_text[K_COUNT] = {
 	"timestamp", "thread", "provider", "id", "version", "level", "opcode", "keywords",
-	"name", "fields", "payload", ""
+	"name", "fields", "payload", "", "process"
 };
 
 struct model_writer {
@@ -395,9 +395,14 @@ static int model_event(struct gen_writer *w, const struct gen_event *ev)
 	if (room(m, bound) < 0)
 		return -1;
 	o = m->buf + m->used;
-	o += cbor_encode_map_start(v ? 11 : 10, o, HEAD_MAX);
+	/* An event of a machine-wide stream (gcgen --processes, whose --values
+	 * file is this writer's) names its process; a one-process stream's
+	 * events have the header's. */
+	o += cbor_encode_map_start((v ? 11u : 10u) + (ev->process_id != 0), o, HEAD_MAX);
 	o = put_uint(put_key(m, o, &m->key[K_TIMESTAMP]), ev->timestamp);
 	o = put_uint(put_key(m, o, &m->key[K_THREAD]), ev->thread_id);
+	if (ev->process_id)
+		o = put_uint(put_key(m, o, &m->key[K_PROCESS]), ev->process_id);
 	o = put_key(m, o, &m->key[K_PROVIDER]);
 	o = put_key(m, o, ev->provider < GCSPEC_NPROVIDERS ? &m->provider_key[ev->provider]
 							   : &m->key[K_EMPTY]);

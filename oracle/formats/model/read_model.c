@@ -262,6 +262,7 @@ static int parse_event(struct or_reader *r, const uint8_t *p, size_t n,
 	memset(ev, 0, sizeof *ev);
 	ev->index = r->index;
 	ev->offset = off;
+	ev->process = r->process;
 	if (or_cbor_head(p, n, &pos, &h) != 1 || h.major != 5 || h.indef)
 		goto bad;
 	for (uint64_t k = 0; k < h.arg; k++) {
@@ -277,6 +278,15 @@ static int parse_event(struct or_reader *r, const uint8_t *p, size_t n,
 		for (unsigned q = 0; q < sizeof need / sizeof need[0]; q++)
 			if (key_is(p + kp, &key, need[q]))
 				which = q;
+		if (key_is(p + kp, &key, "process")) {
+			/* A machine-wide values file's event names its own. */
+			if (or_cbor_head(p, n, &vp, &v) != 1 || v.major != 0 || v.arg > UINT32_MAX)
+				goto badtype;
+			ev->process = (uint32_t)v.arg;
+			if (or_cbor_skip(p, n, &pos) != 1)
+				goto bad;
+			continue;
+		}
 		if (key_is(p + kp, &key, "fields")) {
 			if (or_cbor_skip(p, n, &pos) != 1)
 				goto bad;
@@ -397,7 +407,6 @@ static enum or_status model_next(struct or_reader *r, struct or_event *ev)
 		r->index++;
 		if (rc == 0) {
 			r->bad_run = 0;
-			ev->process = r->process;
 			return OR_EVENT;
 		}
 		/* Junk (a run of zeros is one CBOR item per byte) would give a
