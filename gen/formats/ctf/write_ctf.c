@@ -174,6 +174,21 @@ static int ctf_begin_dir(struct gen_writer *w, const char *dir, const struct gen
 	return 0;
 }
 
+/* Room for one more class; -1 on no memory. */
+static int room_for_class(struct ctf_writer *c)
+{
+	if (c->nclasses == c->capclasses) {
+		size_t cap = c->capclasses ? 2 * c->capclasses : 64;
+		struct klass *k = realloc(c->classes, cap * sizeof *k);
+
+		if (!k)
+			return -1;
+		c->classes = k;
+		c->capclasses = cap;
+	}
+	return 0;
+}
+
 /* The event class for this event and layout, declared on first use. */
 static int class_id(struct ctf_writer *c, const struct gen_event *ev, int spec, int packed)
 {
@@ -186,15 +201,8 @@ static int class_id(struct ctf_writer *c, const struct gen_event *ev, int spec, 
 			if (c->classes[i].spec < 0 && c->classes[i].provider == ev->provider &&
 			    c->classes[i].id == ev->id && c->classes[i].version == ev->version)
 				return (int)i;
-	if (c->nclasses == c->capclasses) {
-		size_t cap = c->capclasses ? 2 * c->capclasses : 64;
-		struct klass *k = realloc(c->classes, cap * sizeof *k);
-
-		if (!k)
-			return -1;
-		c->classes = k;
-		c->capclasses = cap;
-	}
+	if (room_for_class(c) < 0)
+		return -1;
 	c->classes[c->nclasses] = (struct klass){ ev->provider, ev->id, ev->version, (uint8_t)packed,
 						  spec, 0 };
 	if (spec >= 0)
@@ -285,15 +293,8 @@ static int statedump_class(struct ctf_writer *c, int which)
 {
 	if (c->statedump_class[which] >= 0)
 		return c->statedump_class[which];
-	if (c->nclasses == c->capclasses) {
-		size_t cap = c->capclasses ? 2 * c->capclasses : 64;
-		struct klass *k = realloc(c->classes, cap * sizeof *k);
-
-		if (!k)
-			return -1;
-		c->classes = k;
-		c->capclasses = cap;
-	}
+	if (room_for_class(c) < 0)
+		return -1;
 	c->classes[c->nclasses] = (struct klass){ 0, 0, 0, 0, -1, 1 + which };
 	c->statedump_class[which] = (int32_t)c->nclasses;
 	return (int)c->nclasses++;
