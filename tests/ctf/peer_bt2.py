@@ -110,7 +110,15 @@ def decode(ev, blob, psize):
                 for _ in range(vals[f["count"]]):
                     row = {}
                     for m in members:
-                        row[m["name"]], pos = one(m["type"], blob, pos, psize)
+                        if m.get("count"):
+                            # an array member: as many values as its
+                            # element's count member says
+                            row[m["name"]] = []
+                            for _ in range(row[m["count"]]):
+                                v, pos = one(m["type"], blob, pos, psize)
+                                row[m["name"]].append(v)
+                        else:
+                            row[m["name"]], pos = one(m["type"], blob, pos, psize)
                     rows.append(row)
             out[f["name"]] = rows
         elif t == "Binary":

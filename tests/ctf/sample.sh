@@ -26,11 +26,11 @@ has '"type":"summary","events":5,'
 ok $? "5 events"
 has '"errors":0,"warnings":0,"notes":3,'
 ok $? "no error, no warning; 3 notes"
-has '"name":"GCStart_V2","provider":"Microsoft-Windows-DotNETRuntime","id":1,"version":2,"timestamp":413959180729,"thread":5704,"fields":{"Count":1,"Depth":0,"Reason":4,"Type":0,"ClrInstanceID":7,"ClientSequenceNumber":42}}'
+has '"name":"GCStart_V2","provider":"Microsoft-Windows-DotNETRuntime","id":1,"version":2,"timestamp":413959180729,"thread":5704,"process":5704,"fields":{"Count":1,"Depth":0,"Reason":4,"Type":0,"ClrInstanceID":7,"ClientSequenceNumber":42}}'
 ok $? "GCStart_V2 (typed fields): time, vtid and every value"
-has '"name":"GCHeapStats_V2","provider":"Microsoft-Windows-DotNETRuntime","id":4,"version":2,"timestamp":413959186368,"thread":5704,"fields":{"GenerationSize0":1000,"TotalPromotedSize0":1001,"GenerationSize1":1002,"TotalPromotedSize1":1003,"GenerationSize2":1004,"TotalPromotedSize2":1005,"GenerationSize3":1006,"TotalPromotedSize3":1007,"FinalizationPromotedSize":1008,"FinalizationPromotedCount":5,"PinnedObjectCount":10,"SinkBlockCount":11,"GCHandleCount":12,"ClrInstanceID":7,"GenerationSize4":2000,"TotalPromotedSize4":2001}}'
+has '"name":"GCHeapStats_V2","provider":"Microsoft-Windows-DotNETRuntime","id":4,"version":2,"timestamp":413959186368,"thread":5704,"process":5704,"fields":{"GenerationSize0":1000,"TotalPromotedSize0":1001,"GenerationSize1":1002,"TotalPromotedSize1":1003,"GenerationSize2":1004,"TotalPromotedSize2":1005,"GenerationSize3":1006,"TotalPromotedSize3":1007,"FinalizationPromotedSize":1008,"FinalizationPromotedCount":5,"PinnedObjectCount":10,"SinkBlockCount":11,"GCHandleCount":12,"ClrInstanceID":7,"GenerationSize4":2000,"TotalPromotedSize4":2001}}'
 ok $? "GCHeapStats_V2 (CoreCLR's packed length + __data__): every value"
-has '"name":"GCAllocationTick_V4","provider":"Microsoft-Windows-DotNETRuntime","id":10,"version":4,"timestamp":413959187730,"thread":5704,"fields":{"AllocationAmount":102400,"AllocationKind":0,"ClrInstanceID":7,"AllocationAmount64":102400,"TypeID":139638264181572,"TypeName":"System.Stringé","HeapIndex":0,"Address":139640841161949,"ObjectSize":24}}'
+has '"name":"GCAllocationTick_V4","provider":"Microsoft-Windows-DotNETRuntime","id":10,"version":4,"timestamp":413959187730,"thread":5704,"process":5704,"fields":{"AllocationAmount":102400,"AllocationKind":0,"ClrInstanceID":7,"AllocationAmount64":102400,"TypeID":139638264181572,"TypeName":"System.Stringé","HeapIndex":0,"Address":139640841161949,"ObjectSize":24}}'
 ok $? "GCAllocationTick_V4 (nine typed fields, not packed): the UTF-8 TypeName and every value"
 has '"code":"GC-U003","severity":"note","event":3,' && has 'events of provider DotNETRuntime:GuidTest are not GC events'
 ok $? "DotNETRuntime:GuidTest (GUID sequence, double) is passed over with a note"
