@@ -41,7 +41,13 @@
 #define NCHUNK 16
 #define CHUNK (256u * 1024u)
 
-enum { R_EVENT, R_DIAG, R_TICK, R_END };
+enum { R_EVENT, R_DIAG, R_TICK, R_PROC, R_END };
+
+/* A process start or end a reader saw (or_note_process). */
+struct rec_proc {
+	uint64_t timestamp;
+	uint32_t what, pid;
+};
 
 struct rec {
 	uint32_t type;
@@ -120,6 +126,7 @@ struct or_pipe {
 };
 
 static void rd_diag(void *arg, const struct or_diag *d);
+static void put_process(void *arg, unsigned what, uint32_t pid, uint64_t timestamp);
 
 struct or_pipe *or_pipe_new(struct or_ctx *ctx, or_pipe_process_fn process)
 {
@@ -152,6 +159,8 @@ struct or_pipe *or_pipe_new(struct or_ctx *ctx, or_pipe_process_fn process)
 	/* The reader is opened with this context: a compressed .etl file's
 	 * reader takes its worker threads from it (etl_adapter.c). */
 	p->rd.threads = ctx->threads;
+	p->rd.on_process = put_process;
+	p->rd.on_process_arg = p;
 	return p;
 }
 
@@ -328,6 +337,22 @@ static void put_tick(void *arg, uint64_t done)
 		*at = done;
 }
 
+/* A reader's process start or end goes where the checker runs: here when
+ * the reading side checks, else in the queue, in order with the events. */
+static void put_process(void *arg, unsigned what, uint32_t pid, uint64_t timestamp)
+{
+	struct or_pipe *p = arg;
+	struct rec_proc *at;
+
+	if (!p->threaded || p->checks)
+		or_check_process(p->ctx->check, what, pid, timestamp);
+	else if (!p->oom && (at = room(p, R_PROC, sizeof(struct rec) + sizeof *at))) {
+		at->timestamp = timestamp;
+		at->what = what;
+		at->pid = pid;
+	}
+}
+
 /* run.c's event loop on the reading side's context, into the queue. The
  * stream's order and progress are read once: the run's context lies in
  * lines the writing thread writes. */
@@ -457,6 +482,13 @@ static int take_chunk(struct or_pipe *p, const struct chunk *c)
 			d.name = rd.name_len == UINT32_MAX ? NULL : (const char *)at;
 			d.message = (const char *)at + (rd.name_len == UINT32_MAX ? 0 : rd.name_len);
 			or_report_diag(&p->ctx->diag, &d);
+			break;
+		}
+		case R_PROC: {
+			struct rec_proc pr;
+
+			memcpy(&pr, at, sizeof pr);
+			or_check_process(p->ctx->check, pr.what, pr.pid, pr.timestamp);
 			break;
 		}
 		case R_TICK: {

@@ -15,9 +15,9 @@ tests_etl_etldump_CPPFLAGS = $(ETL_TEST_CPPFLAGS)
 tests_etl_etldump_LDADD = $(ETL_TEST_LIBS)
 
 TESTS += tests/etl/roundtrip tests/etl/faults tests/etl/cli.sh tests/etl/mixed_pointer.py \
-	tests/etl/real_baseline.py tests/etl/processes.py
+	tests/etl/real_baseline.py tests/etl/processes.py tests/etl/process_life.py
 EXTRA_DIST += tests/etl/cli.sh tests/etl/bench.sh tests/etl/mixed_pointer.py \
-	tests/etl/real_baseline.py tests/etl/processes.py
+	tests/etl/real_baseline.py tests/etl/processes.py tests/etl/process_life.py
 
 # make bench-etl: .etl write and read throughput.
 bench-etl: gen/gcgen oracle/gcoracle tests/etl/etldump

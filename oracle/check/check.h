@@ -99,6 +99,14 @@ static inline void or_check_timestamp(struct or_ctx *ctx, const struct or_event 
 	or_check_timestamp_slow(ctx, ev);
 }
 void or_check_end(struct or_ctx *ctx, uint64_t next_index, uint64_t offset);
+
+/* A process's start or end, as the trace shows it (the ETW kernel logger's
+ * Process Start and End records): the checker acts on it once the events
+ * it checks reach its timestamp (they come in time order, these in file
+ * order). After an end the process's state is gone; events of that id
+ * later are a new process, as after a start. */
+enum { OR_PROC_START = 1, OR_PROC_END = 2 };
+void or_check_process(struct or_check *c, unsigned what, uint32_t pid, uint64_t timestamp);
 void or_check_reset(struct or_check *c);
 
 /* Field rules that need several fields of one event (V004..V006); ei is

@@ -38,6 +38,8 @@
 #define OR_THREAD_LIMIT (1u << 16)
 #define OR_MAX_WAITERS 8            /* threads waiting to suspend */
 #define OR_SEG_PENDING 64           /* re-created segments held back */
+#define OR_PROC_PENDING 256         /* process starts and ends not yet due */
+#define OR_PROC_LIMIT 4096          /* processes whose start or end is known */
 
 enum { LIVE = 1, DEAD = 2 };
 enum { S_IDLE, S_SUSPENDING, S_SUSPENDED, S_RESTARTING };
@@ -59,6 +61,10 @@ struct inst {
 	int used;
 	uint64_t clr;
 	uint32_t process;
+	/* The trace showed its process start (a kernel Process Start), or
+	 * its id end before (a later process took the id): the process
+	 * began inside the trace, so its first events are no trace edge. */
+	int started;
 	uint64_t current_at;        /* when it last became the current one */
 	uint64_t born;              /* when it took its slot */
 	struct gc gc[2];
@@ -139,7 +145,15 @@ struct or_check {
 	uint32_t process;
 	uint8_t any, multi;
 	struct u64map *threads;
+	/* Process starts and ends not yet due (or_check_process), earliest
+	 * first, and what the trace has shown of each process id since:
+	 * P_STARTED or P_ENDED. */
+	struct proc_note { uint64_t ts; uint32_t pid, what; } pend[OR_PROC_PENDING];
+	unsigned npend;
+	struct u64map *pids;
 };
+
+enum { P_STARTED = 1, P_ENDED = 2 };
 
 #define NO_KEY UINT64_MAX
 
@@ -164,7 +178,10 @@ struct or_check *or_check_new(void)
 	if (!c)
 		return NULL;
 	c->threads = u64map_new(OR_THREAD_LIMIT);
-	if (!c->threads) {
+	c->pids = u64map_new(OR_PROC_LIMIT);
+	if (!c->threads || !c->pids) {
+		u64map_free(c->threads);
+		u64map_free(c->pids);
 		free(c);
 		return NULL;
 	}
@@ -184,6 +201,8 @@ void or_check_reset(struct or_check *c)
 	c->overflow = c->evicted = 0;
 	c->any = c->multi = 0;
 	u64map_clear(c->threads);
+	u64map_clear(c->pids);
+	c->npend = 0;
 	c->ts.last = NULL;
 	c->ts.any = c->ts.multi = 0;
 }
@@ -194,6 +213,7 @@ void or_check_free(struct or_check *c)
 		return;
 	or_check_reset(c);
 	u64map_free(c->threads);
+	u64map_free(c->pids);
 	free(c);
 }
 
@@ -271,6 +291,7 @@ static OR_NOINLINE struct inst *find_instance(struct or_check *c, uint32_t proce
 		c->inst[i].used = 1;
 		c->inst[i].process = process;
 		c->inst[i].born = c->tick + 1;
+		c->inst[i].started = u64map_get(c->pids, process) != NULL;
 	}
 	c->inst[i].clr = clr;
 	c->inst[i].key = key;
@@ -989,6 +1010,55 @@ OR_COLD static void table_full(struct or_ctx *ctx, struct or_check *c,
 	}
 }
 
+/* A process started or ended: whatever the checker kept of that id is of
+ * a process that is gone (at a start, one whose end the trace lost), and
+ * is dropped unreported: what it left open was closed by its exit, not by
+ * the trace's edge. */
+static void process_change(struct or_check *c, const struct proc_note *n)
+{
+	for (int i = 0; i < OR_MAX_SLOTS; i++)
+		if (c->inst[i].used && c->inst[i].process == n->pid)
+			drop_instance(&c->inst[i]);
+	if (u64map_put(c->pids, n->pid, n->what == OR_PROC_START ? P_STARTED : P_ENDED)) {
+		u64map_clear(c->pids); /* too many processes: forget the oldest knowledge */
+		u64map_put(c->pids, n->pid, n->what == OR_PROC_START ? P_STARTED : P_ENDED);
+	}
+}
+
+/* Act on the starts and ends due by time t: a start before or at the
+ * first event of its process, an end after the last (t past it). */
+static void processes_due(struct or_check *c, uint64_t t, int all)
+{
+	unsigned k = 0;
+
+	while (k < c->npend && (all || c->pend[k].ts < t ||
+	                        (c->pend[k].ts == t && c->pend[k].what == OR_PROC_START)))
+		process_change(c, &c->pend[k++]);
+	if (k) {
+		c->npend -= k;
+		memmove(c->pend, c->pend + k, c->npend * sizeof *c->pend);
+	}
+}
+
+void or_check_process(struct or_check *c, unsigned what, uint32_t pid, uint64_t timestamp)
+{
+	unsigned k;
+
+	if (c->npend == OR_PROC_PENDING) {
+		/* Too many ahead of the events: the earliest is taken now. */
+		process_change(c, &c->pend[0]);
+		memmove(c->pend, c->pend + 1, --c->npend * sizeof *c->pend);
+	}
+	/* Sorted by time, stable: the reader's file order among equals. */
+	for (k = c->npend; k > 0 && c->pend[k - 1].ts > timestamp; k--)
+		;
+	memmove(c->pend + k + 1, c->pend + k, (c->npend - k) * sizeof *c->pend);
+	c->pend[k].ts = timestamp;
+	c->pend[k].pid = pid;
+	c->pend[k].what = what;
+	c->npend++;
+}
+
 void or_check_event(struct or_ctx *ctx, const struct or_event *ev,
                     const struct or_decoded *dec)
 {
@@ -997,6 +1067,8 @@ void or_check_event(struct or_ctx *ctx, const struct or_event *ev,
 	const char *sym = dec ? dec->spec->symbol : NULL;
 	struct inst *in;
 
+	if (c->npend && c->pend[0].ts <= ev->timestamp)
+		processes_due(c, ev->timestamp, 0);
 	if (!dec)
 		return;
 	ei = &or_evinfo[dec->event];
@@ -1091,6 +1163,7 @@ void or_check_end(struct or_ctx *ctx, uint64_t next_index, uint64_t offset)
 {
 	struct or_check *c = ctx->check;
 
+	processes_due(c, 0, 1);
 	if (c->multi)
 		ctx->stats.several_processes = 1;
 	for (int i = 0; i < OR_MAX_SLOTS; i++) {

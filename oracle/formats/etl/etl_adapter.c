@@ -2,6 +2,7 @@
  * read_etl.c - the .etl reader as an or_reader_ops module: a thin adapter
  * from etl_r.h to reader.h, reporting into the run's or_ctx.
  */
+#include "oracle/check/check.h"
 #include "oracle/formats/etl/etl_r.h"
 #include "oracle/oracle.h"
 
@@ -12,6 +13,11 @@ static void report(void *arg, unsigned code, uint64_t event, uint64_t offset,
 
 	or_report(ctx, code, event == UINT64_MAX ? OR_NO_EVENT : event, offset, NULL,
 	          "%s", msg);
+}
+
+static void process(void *arg, int start, uint32_t pid, uint64_t timestamp)
+{
+	or_note_process(arg, start ? OR_PROC_START : OR_PROC_END, pid, timestamp);
 }
 
 static int etl_probe(const uint8_t *head, size_t len)
@@ -29,6 +35,8 @@ static int etl_open(struct or_reader **r, FILE *in, struct or_ctx *ctx,
 	 * reading thread some too. A third thread pays when the reading thread
 	 * is the slower side (--quiet), not when the writing one is (--json).
 	 * Without them the reading thread expands them all. */
+	if (er)
+		etr_on_process(er, process);
 	if (er && ctx->threads > 2)
 		(void)etr_set_workers(er, ctx->threads - 2);
 	*r = (struct or_reader *)(void *)er;

@@ -11,7 +11,13 @@
  * provider -1 and their GUID as the name), and classic EVENT_TRACE_HEADER /
  * instance records as events of their class GUID. Kernel records (SYSTEM,
  * COMPACT, PERFINFO headers), WPP messages and the logfile header are passed
- * over and counted per header type; they take no event index.
+ * over and counted per header type; they take no event index. Of them, the
+ * kernel's Process Start and End records (SYSTEM32/64, group 3, opcodes 1
+ * and 2) are also told to the callback etr_on_process() sets: the process
+ * id from the payload, after UniqueProcessKey (Process_V1 and later) or
+ * first (Process_V0), at the kernel's pointer size, the header type's.
+ * DCStart and DCEnd (3, 4: processes running when the session started or
+ * stopped) say nothing of a start or an end and are passed over only.
  *
  * Compressed files (LogFileMode EVENT_TRACE_COMPRESSED_MODE, as PerfView's
  * merge writes them): buffer 0 is stored as it is at its own size, every
@@ -48,6 +54,9 @@
 
 typedef void (*etr_report_fn)(void *arg, unsigned code, uint64_t event,
                               uint64_t offset, const char *msg);
+/* The kernel logger's Process Start (start 1) or End (start 0) of process
+ * pid, at timestamp (the session's clock, as events' timestamps). */
+typedef void (*etr_process_fn)(void *arg, int start, uint32_t pid, uint64_t timestamp);
 
 struct etr_reader;
 
@@ -62,6 +71,7 @@ struct etr_counts {
 	uint64_t other_provider;   /* EVENT_HEADER events of providers not in the spec */
 	uint64_t passed_over;      /* records taking no index (kernel, messages) */
 	uint64_t by_type[32];      /* passed-over records per header type */
+	uint64_t process_records;  /* kernel Process Start/End told to etr_on_process()'s fn */
 	uint64_t buffers_written;  /* the logfile header's claim */
 	uint32_t buffer_size;
 	uint32_t log_file_mode;
@@ -80,6 +90,9 @@ struct etr_reader *etr_open(FILE *in, etr_report_fn report, void *arg,
  * file, 0 workers); -1: the threads or their buffers could not be had (the
  * reader goes on without them). */
 int etr_set_workers(struct etr_reader *r, unsigned workers);
+/* Tell fn (with the reader's report arg) of each kernel Process Start and
+ * End record, as it is read (file order, not time order). */
+void etr_on_process(struct etr_reader *r, etr_process_fn fn);
 enum or_status etr_next(struct etr_reader *r, struct or_event *ev);
 void etr_counts(const struct etr_reader *r, struct etr_counts *c);
 void etr_close(struct etr_reader *r);

@@ -54,6 +54,7 @@ static const char *const type_name[32] = {
 struct etr_reader {
 	FILE *in;
 	etr_report_fn report;
+	etr_process_fn on_process;
 	void *arg;
 	struct or_stream_info *info;
 	uint8_t *buf;              /* the buffer being walked: base, or etl_inflate's */
@@ -453,6 +454,21 @@ static void pass_over(struct etr_reader *r, uint8_t type)
 	}
 }
 
+/* A SYSTEM record of the kernel's Process group (3): Start (1) and End (2)
+ * go to the callback. Version 0 puts the ProcessId first, as a pointer;
+ * later versions put UniqueProcessKey (a pointer) before a 32-bit
+ * ProcessId. A record too short to hold it is passed over like the rest. */
+static void process_record(struct etr_reader *r, const uint8_t *p, uint32_t size,
+                           const struct rtype *t)
+{
+	uint32_t at = 0x20 + (le16(p) ? t->psize : 0);
+
+	if (p[7] != 3 || (p[6] != 1 && p[6] != 2) || !r->on_process || at + 4 > size)
+		return;
+	r->counts.process_records++;
+	r->on_process(r->arg, p[6] == 1, le32(p + at), le64(p + 0x10));
+}
+
 /*
  * The record at r->pos: 1 with ev filled, 0 when passed over (r->pos has
  * moved on or the buffer is finished).
@@ -552,6 +568,10 @@ static int record(struct etr_reader *r, struct or_event *ev)
 		ev->payload_len = size - t->min;
 		r->counts.classic++;
 		goto out;
+	case R_SYSTEM:
+		process_record(r, p, size, t);
+		pass_over(r, type);
+		break;
 	default:
 		pass_over(r, type);
 		break;
@@ -689,6 +709,11 @@ int etr_set_workers(struct etr_reader *r, unsigned workers)
 	etl_inflate_free(r->inflate);
 	r->inflate = x;
 	return 0;
+}
+
+void etr_on_process(struct etr_reader *r, etr_process_fn fn)
+{
+	r->on_process = fn;
 }
 
 void etr_counts(const struct etr_reader *r, struct etr_counts *c)
