@@ -282,6 +282,8 @@ MACHINE_CASES = (
     ("etl", "machine_wide_process_swap", [], ["process-swap"], "", {}),
     ("ctf", "machine_wide_process_swap", [], ["process-swap"], "", {"events": False}),
     ("etl", "machine_wide_gc_count_backwards", [], ["gc-count-backwards"], "", {}),
+    ("ctf", "machine_wide_gc_count_backwards", [], ["gc-count-backwards"], "",
+     {"events": False}),
 )
 
 
