@@ -54,6 +54,9 @@ struct proc {
 	struct slot q[QUEUE];
 	unsigned head, count;
 	int done, rc, ended;       /* ended: stopped on purpose (R_ENDS) */
+	/* --reuse-pid's last process: its thread starts once process 1 has
+	 * ended (deferred), under process 1's id; running: its thread is. */
+	int deferred, running;
 	char err[256];
 	/* What the roles look at. */
 	uint64_t last_ts;
@@ -264,6 +267,16 @@ static int proc_init(struct machine *mc, struct proc *p, unsigned k)
 	p->psize = o->pointer_size;
 	if (!mc->ctf && k % 2 == 1)
 		p->psize = o->pointer_size == 8 ? 4 : 8;
+	if (o->reuse_pid && k == m->o->processes - 1) {
+		/* Process 1's runtime again: the same ClrInstanceID, so only
+		 * the process says which GC numbering is whose. */
+		p->role = R_STARTS;
+		p->pid = GEN_MACHINE_PID(1);
+		p->profile = o->profiles[1 % o->nprofiles];
+		if (!mc->ctf)
+			p->psize = o->pointer_size == 8 ? 4 : 8;
+		p->deferred = 1;
+	}
 	p->sink.event = proc_event;
 	p->cfg = (struct gen_sim_config){ p->profile, m->seed + k, m->gcs, m->events, o->heaps,
 					  m->info->clock_frequency, m->info->start_ticks, NULL, NULL };
@@ -308,6 +321,8 @@ static struct proc *earliest(struct machine *mc)
 	for (unsigned k = 0; k < mc->n; k++) {
 		struct proc *p = &mc->procs[k];
 
+		if (p->deferred)
+			continue;
 		if (!p->count && !p->done)
 			refill(mc, p);
 		if (p->count && (!best || p->q[p->head].ev.timestamp < best->q[best->head].ev.timestamp))
@@ -371,13 +386,35 @@ static int write_one(struct machine *mc, struct proc *p)
  * never run side by side, not even at their start). */
 static int start_one(struct machine *mc, struct proc *p)
 {
+	if (p->deferred)
+		return 0;
 	if (pthread_create(&p->th, NULL, proc_main, p) != 0) {
 		snprintf(mc->m->error, sizeof mc->m->error, "cannot start a thread");
 		return -1;
 	}
+	p->running = 1;
 	pthread_mutex_lock(&mc->mu);
 	refill(mc, p);
 	pthread_mutex_unlock(&mc->mu);
+	return 0;
+}
+
+/* --reuse-pid: start the deferred process after time ts, under the id
+ * process 1 no longer holds (the caller holds mu; earliest() waits for
+ * its first events). 0, or -1 with m->error. */
+static int start_deferred(struct machine *mc, uint64_t ts)
+{
+	struct proc *p = &mc->procs[mc->n - 1];
+
+	if (!p->deferred)
+		return 0;
+	p->deferred = 0;
+	p->cfg.start_ticks = ts + 1000;
+	if (pthread_create(&p->th, NULL, proc_main, p) != 0) {
+		snprintf(mc->m->error, sizeof mc->m->error, "cannot start a thread");
+		return -1;
+	}
+	p->running = 1;
 	return 0;
 }
 
@@ -385,11 +422,23 @@ static int start_one(struct machine *mc, struct proc *p)
 static int merge(struct machine *mc)
 {
 	struct proc *p;
+	uint64_t last = 0;
 	int rc = 0;
 
 	pthread_mutex_lock(&mc->mu);
-	while ((p = earliest(mc))) {
-		if (write_one(mc, p) < 0) {
+	for (;;) {
+		/* Process 1 never ended (too few GCs): the id is taken after
+		 * everything else. */
+		if (!(p = earliest(mc)) &&
+		    (!mc->procs[mc->n - 1].deferred || start_deferred(mc, last) < 0 ||
+		     !(p = earliest(mc)))) {
+			rc = mc->procs[mc->n - 1].deferred ? -1 : 0;
+			break;
+		}
+		last = p->q[p->head].ev.timestamp;
+		if (write_one(mc, p) < 0 ||
+		    (p->k == 1 && p->q[p->head].ev.kind == GEN_EV_PROCESS_END &&
+		     start_deferred(mc, last) < 0)) {
 			rc = -1;
 			break;
 		}
@@ -434,7 +483,8 @@ static int remap_expect(struct machine *mc)
 static void cleanup(struct machine *mc, unsigned started)
 {
 	for (unsigned k = 0; k < started; k++)
-		pthread_join(mc->procs[k].th, NULL);
+		if (mc->procs[k].running)
+			pthread_join(mc->procs[k].th, NULL);
 	for (unsigned k = 0; k < mc->n; k++) {
 		gen_mutator_free(mc->procs[k].mut);
 		gen_emit_fini(&mc->procs[k].e);

@@ -17,6 +17,10 @@
  *      until a suspension that begins after two GCs with none open, so its
  *      first GC number is above 1;
  *   0  starts mid-trace and runs to the end.
+ * With --reuse-pid the last process instead takes process 1's id,
+ * profile and pointer size, and its thread starts only once process 1's
+ * end has been written (pid reuse: the same ClrInstanceID numbering its
+ * GCs from 1 again, told apart only by the start between them).
  * A process start is the kernel logger's Process Start record in .etl
  * and LTTng-UST's statedump (start, procname, end) in CTF; an end is the
  * kernel's Process End in .etl (LTTng-UST records none).

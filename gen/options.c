@@ -69,6 +69,8 @@ static int help(const struct gen_options *o)
 	       "      --processes N       a machine-wide trace (etl formats, ctf) of N processes\n"
 	       "                          (1..64; default: the profiles listed) interleaved in\n"
 	       "                          time, starting, ending and attached as gcgen(1) says\n"
+	       "      --reuse-pid         in a machine-wide trace of 3 or more processes, the last\n"
+	       "                          starts once process 1 has ended, under its process id\n"
 	       "      --list-profiles     list runtime profiles\n"
 	       "  -m, --mode M            realistic (default) or exhaustive\n"
 	       "      --heaps N           server GC with N heaps (0: workstation GC, default)\n"
@@ -191,7 +193,7 @@ static void parse_shard(struct gen_options *o, const char *s)
 enum { OPT_LIST_PROFILES = 256, OPT_LIST_MUTATIONS, OPT_POINTER_SIZE, OPT_SHARD, OPT_HEAPS,
        OPT_COVERAGE, OPT_STACKS, OPT_LIST_FORMATS, OPT_UNCOMPRESSED, OPT_BLOCK_BYTES,
        OPT_SP_EVERY, OPT_METADATA, OPT_VALUES, OPT_STATS, OPT_FULL_METADATA, OPT_DROP_CACHE,
-       OPT_PROCESSES };
+       OPT_PROCESSES, OPT_REUSE_PID };
 
 static const struct option long_options[] = {
 	{ "seed", required_argument, NULL, 's' },
@@ -200,6 +202,7 @@ static const struct option long_options[] = {
 	{ "profile", required_argument, NULL, 'p' },
 	{ "list-profiles", no_argument, NULL, OPT_LIST_PROFILES },
 	{ "processes", required_argument, NULL, OPT_PROCESSES },
+	{ "reuse-pid", no_argument, NULL, OPT_REUSE_PID },
 	{ "mode", required_argument, NULL, 'm' },
 	{ "heaps", required_argument, NULL, OPT_HEAPS },
 	{ "mutate", required_argument, NULL, 'M' },
@@ -309,6 +312,7 @@ static int parse_option(struct cmdline *cl, int c, char *arg)
 	case OPT_PROCESSES:
 		o->processes = (unsigned)parse_num(o, arg, "--processes", 1, GEN_OPTIONS_MAX_PROCESSES);
 		break;
+	case OPT_REUSE_PID: o->reuse_pid = 1; break;
 	case 'M': cl->mutate = arg; break;
 	case 'f': o->format = arg; break;
 	case OPT_POINTER_SIZE:
@@ -440,6 +444,9 @@ static void check_machine(struct gen_options *o)
 {
 	if (!o->processes)
 		o->processes = o->nprofiles;
+	if (o->reuse_pid && o->processes < 3)
+		usage_error(o, "%s wants a machine-wide trace of 3 or more processes (--processes)",
+			    "--reuse-pid");
 	if (o->processes < 2) {
 		if (o->nprofiles > 1)
 			usage_error(o, "--profile %s: a list of profiles wants --processes 2 or more",

@@ -36,6 +36,9 @@ struct gen_options {
 	 * nprofiles); above 1 the trace is machine-wide (machine.h). */
 	const struct gen_profile *profiles[GEN_OPTIONS_MAX_PROFILES];
 	unsigned nprofiles, processes;
+	/* --reuse-pid: the last process of a machine-wide trace starts once
+	 * process 1 has ended, under process 1's id (machine.h). */
+	int reuse_pid;
 	const struct gen_writer_ops *ops;    /* the writer of format */
 	const char *format;                  /* with -full appended by --full-metadata */
 	const char *output, *expect_path, *values_path; /* NULL: not given */
