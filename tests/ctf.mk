@@ -21,6 +21,11 @@ EXTRA_DIST += tests/ctf/cli.sh tests/ctf/roundtrip.py tests/ctf/peer.sh tests/ct
 TESTS += tests/ctf/processes.py
 EXTRA_DIST += tests/ctf/processes.py
 
+# A process id reused (gcgen --reuse-pid, CTF and .etl) and processes seen
+# starting in the genuine LTTng sessions: what the checker concludes.
+TESTS += tests/ctf/process_life.py
+EXTRA_DIST += tests/ctf/process_life.py
+
 # make bench-ctf: gcoracle's CTF reader alone and babeltrace2 on a ~1 GB trace
 # (make bench compares gcoracle and babeltrace2: tests/peers/bench.sh).
 bench-ctf: gen/gcgen oracle/gcoracle tests/ctf/ctfdump

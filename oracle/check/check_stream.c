@@ -65,6 +65,11 @@ struct inst {
 	 * its id end before (a later process took the id): the process
 	 * began inside the trace, so its first events are no trace edge. */
 	int started;
+	/* The trace showed a runtime start in its process (CTF: LTTng-UST's
+	 * statedump, EEStartupStart) after its GCs: if GC numbering now
+	 * starts over, a new process took the id (pid reuse, or a restart in
+	 * the same container); if it goes on, it was the same process. */
+	int restart_hint;
 	uint64_t current_at;        /* when it last became the current one */
 	uint64_t born;              /* when it took its slot */
 	struct gc gc[2];
@@ -385,6 +390,8 @@ static int gcstart_twin(const struct gc *top, const struct gc *g)
 	       top->depth == g->depth && top->type == g->type && top->reason == g->reason;
 }
 
+static void restarted(struct inst *in);
+
 static OR_NOINLINE void gc_start(struct or_ctx *ctx, struct inst *in,
                      const struct or_event *ev, const struct or_decoded *dec,
                      const struct or_evinfo *ei)
@@ -403,6 +410,11 @@ static OR_NOINLINE void gc_start(struct or_ctx *ctx, struct inst *in,
 	if (in->ngc > 0 && gcstart_twin(&in->gc[in->ngc - 1], &g)) {
 		in->gc[in->ngc - 1].paired = 1;
 		return;
+	}
+	if (in->restart_hint) {
+		if (in->has_last_count && g.count <= in->last_count)
+			restarted(in);
+		in->restart_hint = 0;
 	}
 	ctx->stats.gcs++;
 	or_stats_proc_gcs(&ctx->stats, in->process, 1);
@@ -474,6 +486,20 @@ static OR_NOINLINE void gc_end(struct or_ctx *ctx, struct inst *in,
 	uint32_t count = (uint32_t)val(dec, ei->count, 0);
 	struct gc *top;
 
+	if (in->restart_hint && in->has_last_count && count <= in->last_count) {
+		restarted(in);
+		in->restart_hint = 0;
+	}
+	if (in->ngc == 0 && in->started && !in->any_start && !in->edge_ends && count <= 1) {
+		/* A process seen starting: its runtime's start-up GC (an
+		 * induced gen2 GC at EEStartupStart's heels, LTTng-UST
+		 * showing its suspension and GCEnd without a GCStart). */
+		in->edge_ends = 1;
+		in->edge_count = count;
+		in->any_gc = 1;
+		in->just_ended = 1;
+		return;
+	}
 	if (in->ngc == 0) {
 		/* Before any GCStart the trace may have begun inside a GC, or
 		 * inside a background GC and the GC nested in it (whose end
@@ -481,9 +507,14 @@ static OR_NOINLINE void gc_end(struct or_ctx *ctx, struct inst *in,
 		if (!in->any_start &&
 		    (in->edge_ends == 0 ||
 		     (in->edge_ends == 1 && count < in->edge_count))) {
-			REP(GCSPEC_DIAG_S002,
-			    "the trace begins inside GC %u: GCEnd without a GCStart before it",
-			    count);
+			if (in->started)
+				REP(GCSPEC_DIAG_S002,
+				    "GCEnd for GC %u without a GCStart in a process the trace saw start",
+				    count);
+			else
+				REP(GCSPEC_DIAG_S002,
+				    "the trace begins inside GC %u: GCEnd without a GCStart before it",
+				    count);
 			in->edge_ends++;
 			in->edge_count = count;
 		} else
@@ -581,6 +612,14 @@ static OR_NOINLINE void suspension(struct or_ctx *ctx, struct inst *in, unsigned
 		uint32_t count = (uint32_t)val(dec, ei->count, 0xFFFFFFFFu);
 
 		ctx->stats.suspensions++;
+		/* After a start's evidence, a GC suspension numbered below the
+		 * latest GC is the new runtime's (it writes the GC index it
+		 * has: one below its next GC's). */
+		if (in->restart_hint && count != 0xFFFFFFFFu && in->has_last_count &&
+		    count < in->last_count) {
+			restarted(in);
+			in->restart_hint = 0;
+		}
 		in->susp_begun = 1;
 		/* Real runtimes never write a GC suspension Count above the
 		 * latest GCStart's Count; Count 0xFFFFFFFF marks a suspension
@@ -1040,6 +1079,47 @@ static void processes_due(struct or_check *c, uint64_t t, int all)
 	}
 }
 
+/* Evidence in an LTTng trace that a runtime starts in ev's process: its
+ * EEStartupStart (a runtime writes it once, at start-up, so the process
+ * started inside the trace) or LTTng-UST's statedump start (also written
+ * for every process at the session's start: evidence of a restart only
+ * where GC numbering then starts over). */
+static void runtime_start(struct or_check *c, const struct or_event *ev)
+{
+	const char *n = ev->provider_name;
+	int startup;
+
+	if ((n[0] != 'l' && n[0] != 'D') ||
+	    (!(startup = strstr(n, ":EEStartupStart") != NULL) &&
+	     strcmp(n, "lttng_ust_statedump:start") != 0))
+		return;
+	for (int i = 0; i < OR_MAX_SLOTS; i++)
+		if (c->inst[i].used && c->inst[i].process == ev->process && c->inst[i].any_gc)
+			c->inst[i].restart_hint = 1;
+	if (startup && u64map_put(c->pids, ev->process, P_STARTED)) {
+		u64map_clear(c->pids);
+		u64map_put(c->pids, ev->process, P_STARTED);
+	}
+}
+
+/* A new runtime in in's process, its GC numbering started over after the
+ * evidence of a start: the old one's state is gone, unreported. */
+static void restarted(struct inst *in)
+{
+	struct inst keep = *in;
+
+	u64map_free(keep.segments);
+	u64map_free(keep.handles);
+	memset(in, 0, sizeof *in);
+	in->key = keep.key;
+	in->used = 1;
+	in->clr = keep.clr;
+	in->process = keep.process;
+	in->current_at = keep.current_at;
+	in->born = keep.born;
+	in->started = 1;
+}
+
 void or_check_process(struct or_check *c, unsigned what, uint32_t pid, uint64_t timestamp)
 {
 	unsigned k;
@@ -1069,8 +1149,11 @@ void or_check_event(struct or_ctx *ctx, const struct or_event *ev,
 
 	if (c->npend && c->pend[0].ts <= ev->timestamp)
 		processes_due(c, ev->timestamp, 0);
-	if (!dec)
+	if (!dec) {
+		if (ev->provider < 0 && ev->provider_name)
+			runtime_start(c, ev);
 		return;
+	}
 	ei = &or_evinfo[dec->event];
 	in = instance(c, ei, dec, ev->process);
 	if (c->overflow == 1 || c->evicted == 1)
