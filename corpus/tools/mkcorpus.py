@@ -270,6 +270,11 @@ MACHINE_DESC = ("a machine-wide trace of 4 .NET processes (net8, netfx45, net10,
                 "1 starts mid-trace and ends inside its second GC (its GC open at the end is no "
                 "error), process 2 was attached mid-life (its first GC number is above 1), "
                 "process 3 starts mid-trace; %s")
+# gcgen --reuse-pid: process 3 takes process 1's id once it has ended.
+PID_REUSE_DESC = ("a machine-wide trace of 4 .NET processes as y_*_machine_wide, except that "
+                  "process 3 is process 1's runtime again (netfx45, ClrInstanceID 9) under "
+                  "process 1's id once process 1 has ended inside its second GC: a process id "
+                  "reused, its GCs numbered from 1 again (no error); %s")
 MACHINE_CASES = (
     ("etl", "machine_wide", [], [],
      MACHINE_DESC % (", processes 1 and 3 32-bit (EVENT_HEADER32) beside 64-bit ones",
@@ -279,6 +284,12 @@ MACHINE_CASES = (
      MACHINE_DESC % ("", "LTTng-UST's statedump (start, procname, end) where a process "
                      "starts: events of another provider (GC-U003), so the expectation lists "
                      "the diagnostics only"), {"events": False}),
+    ("etl", "machine_wide_pid_reuse", ["--reuse-pid"], [], PID_REUSE_DESC % (
+        "the kernel's Process End of process 1 and Process Start of the new one between "
+        "them (passed over, GC-W010)"), {}),
+    ("ctf", "machine_wide_pid_reuse", ["--reuse-pid"], [], PID_REUSE_DESC % (
+        "LTTng-UST's statedump start for that vpid before the new one's events (GC-U003), "
+        "so the expectation lists the diagnostics only"), {"events": False}),
     ("etl", "machine_wide_process_swap", [], ["process-swap"], "", {}),
     ("ctf", "machine_wide_process_swap", [], ["process-swap"], "", {"events": False}),
     ("etl", "machine_wide_gc_count_backwards", [], ["gc-count-backwards"], "", {}),
