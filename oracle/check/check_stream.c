@@ -156,6 +156,7 @@ struct or_check {
 	struct proc_note { uint64_t ts; uint32_t pid, what; } pend[OR_PROC_PENDING];
 	unsigned npend;
 	struct u64map *pids;
+	int proc_records;           /* the container records process starts and ends */
 };
 
 enum { P_STARTED = 1, P_ENDED = 2 };
@@ -208,6 +209,7 @@ void or_check_reset(struct or_check *c)
 	u64map_clear(c->threads);
 	u64map_clear(c->pids);
 	c->npend = 0;
+	c->proc_records = 0;
 	c->ts.last = NULL;
 	c->ts.any = c->ts.multi = 0;
 }
@@ -1124,6 +1126,7 @@ void or_check_process(struct or_check *c, unsigned what, uint32_t pid, uint64_t 
 {
 	unsigned k;
 
+	c->proc_records = 1;
 	if (c->npend == OR_PROC_PENDING) {
 		/* Too many ahead of the events: the earliest is taken now. */
 		process_change(c, &c->pend[0]);
@@ -1246,6 +1249,13 @@ void or_check_end(struct or_ctx *ctx, uint64_t next_index, uint64_t offset)
 {
 	struct or_check *c = ctx->check;
 
+	/* Where the trace records no process ends (LTTng-UST writes none),
+	 * one of several processes may have exited there: say so. Where it
+	 * does (the ETW kernel logger), an exited process's state is gone by
+	 * now, and what is left was still running. */
+	const char *gone = c->multi && !c->proc_records
+		? ", or its process exited then (this trace records no process ends)" : "";
+
 	processes_due(c, 0, 1);
 	if (c->multi)
 		ctx->stats.several_processes = 1;
@@ -1258,14 +1268,14 @@ void or_check_end(struct or_ctx *ctx, uint64_t next_index, uint64_t offset)
 			if (!in->gc[g].unseen)
 				IREP(in, GCSPEC_DIAG_S003, in->gc[g].index,
 				          in->gc[g].offset, NULL,
-				          "the trace ends inside GC %u (ClrInstanceID %llu): its GCStart has no GCEnd",
-				          in->gc[g].count, (unsigned long long)in->clr);
+				          "the trace ends inside GC %u (ClrInstanceID %llu): its GCStart has no GCEnd%s",
+				          in->gc[g].count, (unsigned long long)in->clr, gone);
 		heap_count_shown(ctx, in);
 		if (in->susp != S_IDLE || in->nwait)
 			IREP(in, GCSPEC_DIAG_S025, next_index, offset, NULL,
-			          "the trace ends while the runtime is %s (ClrInstanceID %llu)",
+			          "the trace ends while the runtime is %s (ClrInstanceID %llu)%s",
 			          susp_names[in->susp != S_IDLE ? in->susp : S_SUSPENDING],
-			          (unsigned long long)in->clr);
+			          (unsigned long long)in->clr, gone);
 	}
 	or_check_reset(c);
 }
