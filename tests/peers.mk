@@ -45,11 +45,16 @@ PEER_TABLE_SRC = tests/peers/peers.py tests/peers/peer_table_run.py \
 	tests/peers/peer_table_render.py tests/peers/build_peers.sh tests/peers/history.tsv \
 	tests/peers/adapters/te_normalise.py \
 	tests/peers/adapters/bt2_adapter.py tests/peers/adapters/bt1_adapter.py \
+	tests/peers/adapters/ctf_text.py \
 	tests/peers/adapters/dotnet_trace.sh tests/peers/adapters/traceevent/Program.cs \
 	tests/peers/adapters/traceevent/TraceEventAdapter.csproj
 PEER_TABLE_DOCS = docs/peer-table.json docs/peer-table.md docs/peer-table.html
 TESTS += tests/peers/peer_table_check.py
+# How the peer table tells outcomes apart and reads a CLI's text back: small
+# fixtures, a few seconds.
+TESTS += tests/peers/peer_outcome.py
 EXTRA_DIST += $(PEER_TABLE_SRC) $(PEER_TABLE_DOCS) tests/peers/peer_table_check.py \
+	tests/peers/peer_outcome.py \
 	tests/peers/te_findings.sh
 PEER_TABLE_ARGS =
 

@@ -6,8 +6,8 @@
     (docs/peer-table.json);
   - every result names a case and a peer the results list;
   - every fixed upstream bug of tests/peers/history.tsv holds in the results:
-    its cases crash in the parser's last version before the fix and in no
-    version from the fix on.
+    its cases crash (the process dies) in every version of the parser from
+    the first with the bug to the fix, and in no version from the fix on.
 
 It does not rerun any peer. When the corpus in the tree has cases the results
 do not, it says so (a note: `make peer-table` refreshes them).
@@ -40,16 +40,16 @@ unknown = [(pid, c) for pid, row in doc["results"].items() for c in row
            if pid not in ids or c not in names]
 t.ok(not unknown, "every result is of a listed peer and case", unknown[:10])
 
-for parser, fixed, ref, what, case, fault, cells in render.history_rows(doc, peers, top):
+for parser, since, fixed, ref, what, case, fault, cells in render.history_rows(doc, peers, top):
     if case is None:
         continue
-    before = [c for c in cells if c[1]]
-    after = [c for c in cells if not c[1]]
+    before = [c for c in cells if c[1] == "before"]
+    after = [c for c in cells if c[1] == ""]
     t.ok(case in names, f"{ref}: case {case} is in the results")
-    t.ok(bool(before) and before[-1][2] == "crash",
-         f"{ref}: {case} crashes {parser} {before[-1][0] if before else '(none before the fix)'}",
+    t.ok(bool(before) and all(c[2] == "crash" for c in before),
+         f"{ref}: {case} crashes {parser} {', '.join(c[0] for c in before) or '(none has the bug)'}",
          cells)
-    t.ok(bool(after) and all(c[2] not in ("crash", "") for c in after),
+    t.ok(bool(after) and all(c[2] not in ("crash", "defect", "") for c in after),
          f"{ref}: {case} does not crash {parser} {fixed} or later", cells)
 
 index = json.load(open(os.path.join(top, "corpus", "index.json"), encoding="utf-8"))

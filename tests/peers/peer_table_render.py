@@ -27,17 +27,24 @@ VERDICTS = {
     "accepted-invalid": ("ACC", "acc", "an n_ case (invalid) accepted without complaint"),
     "i-accept": ("i:acc", "iacc", "an i_ case accepted (allowed)"),
     "i-reject": ("i:rej", "irej", "an i_ case rejected (allowed)"),
-    "crash": ("CRASH", "crash", "the reader crashed: killed by a signal, or an exception that means a "
-              "defect (null dereference, index/argument out of range, overflow, access violation)"),
-    "timeout": ("TIME", "time", "still running at the time limit"),
+    "crash": ("CRASH", "crash", "the reader's process died: killed by a signal (for .NET an unhandled "
+              "exception, an access violation or a stack overflow aborts the process)"),
+    "defect": ("DEFECT", "defect", "the reader threw an exception that means a defect in it (null "
+               "dereference, index/argument out of range, overflow, bad cast), caught by the adapter "
+               "or the tool: the process lives, the file is unreadable"),
+    "timeout": ("TIME", "time", "a hang: still running at the time limit ({timeout} s), killed"),
     "oom": ("OOM", "oom", "out of memory under the limit (allocated what the input declared)"),
 }
 ORDER = list(VERDICTS)
 
 
+def legend(doc, k):
+    return VERDICTS[k][2].format(timeout=doc["timeout_s"])
+
+
 def verdict(cls, r):
     o = r["outcome"]
-    if o in ("crash", "timeout", "oom"):
+    if o in ("crash", "defect", "timeout", "oom"):
         return o
     values = r.get("values")
     if cls == "y":
@@ -87,13 +94,14 @@ def summary_rows(doc, peers):
 
 
 def history(top):
-    """[(parser, fixed_in, ref, what, [case...], fault class)] from tests/peers/history.tsv."""
+    """[(parser, affected_from, fixed_in, ref, what, [case...], fault class)] from
+    tests/peers/history.tsv."""
     out = []
     for line in open(os.path.join(top, "tests", "peers", "history.tsv"), encoding="utf-8"):
         if line.startswith("#") or not line.strip():
             continue
-        parser, fixed, ref, what, cases, fault = line.rstrip("\n").split("\t")
-        out.append((parser, fixed, ref, what, [] if cases == "-" else cases.split(","), fault))
+        parser, since, fixed, ref, what, cases, fault = line.rstrip("\n").split("\t")
+        out.append((parser, since, fixed, ref, what, [] if cases == "-" else cases.split(","), fault))
     return out
 
 
@@ -102,17 +110,21 @@ def vkey(v):
 
 
 def history_rows(doc, peers, top):
-    """Per fixed bug and case: the outcome in every version of the parser."""
+    """Per fixed bug and case: the outcome in every version of the parser, each version
+    marked "before" (has the bug: from affected_from to the fix), "older" (before the
+    bug: what it does there is another matter) or "" (has the fix)."""
     rows = []
-    for parser, fixed, ref, what, cases, fault in history(top):
+    for parser, since, fixed, ref, what, cases, fault in history(top):
         cols = [p for p in peers if p["parser"] == parser]
         for case in cases or [None]:
             cells = []
             for p in cols:
                 r = doc["results"][p["id"]].get(case) if case else None
-                before = vkey(p["version"]) < vkey(fixed)
-                cells.append((p["version"], before, r["outcome"] if r else ""))
-            rows.append((parser, fixed, ref, what, case, fault, cells))
+                v = vkey(p["version"])
+                older = since != "-" and v < vkey(since)
+                era = "older" if older else "before" if v < vkey(fixed) else ""
+                cells.append((p["version"], era, r["outcome"] if r else ""))
+            rows.append((parser, since, fixed, ref, what, case, fault, cells))
     return rows
 
 
@@ -154,20 +166,22 @@ def markdown(doc, peers):
       + " (docs/peers.md says why).\n")
     w("## History: fixed upstream bugs and the cases that catch them\n")
     w("Each row is a bug a peer fixed, the corpus case (and fault class) that exposes it, and "
-      "that case's outcome in every version of the parser here; versions before the fix are "
-      "marked *(before)*. `make check` (tests/peers/peer_table_check.py) requires from the "
-      "committed results that the case crashes the last version before the fix and none "
-      "from the fix on. The list: `tests/peers/history.tsv`.\n")
-    for parser, fixed, ref, what, case, fault, cells in history_rows(doc, peers, TOP):
-        w(f"- **{parser} {fixed}**, {ref}: {what}. Fault class: {fault}. "
-          + (f"Case `{case}`: " + ", ".join(f"{v}{' *(before)*' if b else ''} {o}" for v, b, o in cells)
+      "that case's outcome in every version of the parser here; versions that have the bug are "
+      "marked *(before)*, versions older than the bug *(older)*: they fail the case, if they do, "
+      "for another reason. `make check` (tests/peers/peer_table_check.py) requires from the "
+      "committed results that the case crashes every version with the bug and none from the fix "
+      "on. The list: `tests/peers/history.tsv`.\n")
+    marks = {"before": " *(before)*", "older": " *(older)*", "": ""}
+    for parser, since, fixed, ref, what, case, fault, cells in history_rows(doc, peers, TOP):
+        w(f"- **{parser} {fixed}**, {ref}: {what}{f' (from {since} on)' if since != '-' else ''}. Fault class: {fault}. "
+          + (f"Case `{case}`: " + ", ".join(f"{v}{marks[e]} {o}" for v, e, o in cells)
              + "." if case else "No corpus case: the corpus cannot reach it."))
     w("")
     w("## Legend\n")
     w("| mark | meaning |")
     w("|---|---|")
     for k in ORDER:
-        w(f"| {VERDICTS[k][0]} | {VERDICTS[k][2]} |")
+        w(f"| {VERDICTS[k][0]} | {legend(doc, k)} |")
     w("")
     for container in sorted({k for p in peers for k in p["containers"]}):
         cols = [p for p in peers if container in p["containers"]]
@@ -201,7 +215,7 @@ table.sum td:first-child,table.sum th:first-child{text-align:left}
 .ok{background:#2ca02c}.oka{background:#98df8a}.val{background:#ff7f0e}
 .rej{background:#ffd92f}.acc{background:#f4a6a6}.iacc{background:#9ecae1}
 .irej{background:#3182bd}.crash{background:#d62728}.time{background:#7f7f7f}
-.oom{background:#8c2d04}
+.oom{background:#8c2d04}.defect{background:#e377c2}
 table.legend{border-collapse:collapse;font-size:13px;margin-bottom:1em}
 table.legend td{padding:1px 6px}
 table.legend td.sw{width:18px}
@@ -224,7 +238,7 @@ def page(doc, peers):
       '<a href="peer-table.md">peer-table.md</a>.</p>')
     w('<table class="legend">' + "".join(
         f'<tr><td class="sw {VERDICTS[k][1]}"></td><td>{html.escape(VERDICTS[k][0])}</td>'
-        f"<td>{html.escape(VERDICTS[k][2])}</td></tr>" for k in ORDER) + "</table>")
+        f"<td>{html.escape(legend(doc, k))}</td></tr>" for k in ORDER) + "</table>")
     w('<h2>Summary</h2><table class="sum"><tr><th>parser</th><th>version</th><th>cases</th>'
       "<th>y_ passed</th><th>n_ passed</th><th>i_ passed</th>"
       + "".join(f'<th><span class="{VERDICTS[k][1]}">&nbsp;&nbsp;</span> {html.escape(VERDICTS[k][0])}</th>'

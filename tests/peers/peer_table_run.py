@@ -7,7 +7,7 @@ every peer reader available here, each run isolated, into a results file.
 Peers (tests/peers/peers.py finds which are here): TraceEvent at every
 version built by tests/peers/build_peers.sh, `dotnet-trace convert` at every
 version installed by it, babeltrace2 2.x and babeltrace 1.x, each as its CLI
-(accept/reject only) and its Python bindings (decoded values). Each peer
+(its printed text read back) and its Python bindings (decoded values). Each peer
 reads the cases of the containers it reads (nettrace, CTF); .etl is read by
 none here (docs/peer-table.md says why).
 
@@ -15,12 +15,16 @@ Every run is a child process with a time limit (TIMEOUT seconds) and a
 memory limit: RLIMIT_AS for native readers, a GC heap hard limit for .NET
 (whose runtime reserves far more address space than it uses). Outcome:
 
-  accept    exit 0
-  reject    any other exit status (the reader said the file is bad)
-  crash     killed by a signal, or an exception that means a defect in the
-            reader (exit 70 from the .NET adapters: null dereference, index or
-            argument out of range, bad cast, overflow, access violation)
-  timeout   still running at the time limit (killed)
+  accept    exit 0, and no stderr line matching the peer's error_lines
+            (babeltrace 1 prints `[error]` for a packet it skips, then exits 0)
+  reject    any other exit status (the reader said the file is bad), or exit
+            0 after such error lines
+  crash     the process died: killed by a signal (SIGSEGV, SIGABRT: for .NET
+            an unhandled exception, an access violation or a stack overflow)
+  defect    an exception that means a defect in the reader, caught (exit 70
+            from the .NET adapters: null dereference, index or argument out
+            of range, bad cast, overflow): the process lives, the file is lost
+  timeout   still running at the time limit (TIMEOUT s; killed): a hang
   oom       out of memory: OutOfMemoryException (exit 71), MemoryError, or
             an allocation failure under the limit
 
@@ -32,6 +36,7 @@ difference that is not accepted).
 """
 import json
 import os
+import re
 import resource
 import signal
 import subprocess
@@ -51,34 +56,51 @@ def limit_memory():
     os.setsid()
 
 
-def run_one(peer, path, out_path):
+MEMORY_WORDS = ("OutOfMemoryException", "MemoryError", "failed to allocate", "Cannot allocate memory",
+                "std::bad_alloc", "out of memory")
+# The stderr line that says what happened: an exception, an error, or the runtime's
+# own last words (.NET prints "Stack overflow." before it aborts).
+TELLING = ("Exception", "rror", "Stack overflow", "Fatal error")
+
+
+def run_one(peer, path, out_path, timeout=None):
     """Run the peer over path, its stdout to out_path: (outcome, detail)."""
+    timeout = timeout or TIMEOUT
     env = dict(os.environ, **peer.get("env", {}))
     cmd = peer["argv"](path)
     with open(out_path, "wb") as out, tempfile.TemporaryFile() as err:
         p = subprocess.Popen(cmd, stdout=out, stderr=err, stdin=subprocess.DEVNULL, env=env,
                              preexec_fn=limit_memory if peer.get("rlimit", True) else os.setsid)
         try:
-            rc = p.wait(timeout=TIMEOUT)
+            rc = p.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             os.killpg(p.pid, signal.SIGKILL)
             p.wait()
-            return "timeout", f"killed after {TIMEOUT} s"
+            return "timeout", f"killed after {timeout} s"
         err.seek(0)
-        tail = err.read()[-4000:].decode("utf-8", "replace")
-    memory_words = ("OutOfMemoryException", "MemoryError", "failed to allocate", "Cannot allocate memory",
-                    "std::bad_alloc", "out of memory")
-    first = next((ln.strip() for ln in tail.splitlines() if "Exception" in ln or "rror" in ln), "")
+        stderr = err.read().decode("utf-8", "replace")
+    return classify(peer, rc, stderr)
+
+
+def classify(peer, rc, stderr):
+    """(outcome, detail) of a run that ended with status rc (negative: the signal)."""
+    tail = stderr[-4000:]
+    first = next((ln.strip() for ln in tail.splitlines() if any(w in ln for w in TELLING)), "")
     if rc < 0:
         sig = signal.Signals(-rc).name
-        if any(w in tail for w in memory_words):
+        if any(w in tail for w in MEMORY_WORDS):
             return "oom", f"{sig} on an allocation failure"
-        return "crash", sig + (f": {first}" if first else "")
-    if rc == 71 or (rc != 0 and any(w in tail for w in memory_words[:2])):
+        return "crash", (sig + (f": {first}" if first else ""))[:200]
+    if rc == 71 or (rc != 0 and any(w in tail for w in MEMORY_WORDS[:2])):
         return "oom", first[:200]
     if rc == 70:
-        return "crash", ("defect exception: " + first)[:200]
+        return "defect", first[:200]
     if rc == 0:
+        pattern = peer.get("error_lines")
+        errors = [ln.strip() for ln in stderr.splitlines() if pattern and re.search(pattern, ln)]
+        if errors:
+            return "reject", (f"exit 0 after {len(errors)} error line{'s' * (len(errors) > 1)}: "
+                              + errors[0])[:200]
         return "accept", ""
     return "reject", first[:200]
 
@@ -144,7 +166,10 @@ def main():
                 if peer["values"] and outcome == "accept" and case["class"] in "yi":
                     if peer.get("post"):
                         with open(out_path, "rb") as raw, open(out_path + ".c", "wb") as cooked:
-                            subprocess.run(peer["post"], stdin=raw, stdout=cooked, check=True)
+                            # exit 1: the output could not be read back, which the
+                            # error line it ends with tells compare
+                            if subprocess.run(peer["post"], stdin=raw, stdout=cooked).returncode > 1:
+                                raise SystemExit(f"peer-table: {peer['post']} failed on {case['name']}")
                         os.replace(out_path + ".c", out_path)
                     r.update(compare(case, out_path, accept, oracle, corpus))
                 row[case["name"]] = r

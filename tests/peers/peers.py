@@ -6,7 +6,9 @@ reads, values (whether it prints decoded values for gcoracle compare, or
 only accepts and rejects), note, argv (path -> command), post (a command
 that turns its output into what gcoracle compare reads), env, rlimit
 (False for .NET, whose runtime reserves far more address space than it
-uses: a GC heap hard limit stands in for RLIMIT_AS).
+uses: a GC heap hard limit stands in for RLIMIT_AS), error_lines (a
+pattern of stderr lines that mean the reader gave up on part of the file
+even when it exits 0: babeltrace 1's `[error]`).
 """
 import glob
 import os
@@ -67,10 +69,16 @@ def find_peers(top, build):
             missing.append((parser, f"{cli} is not installed (.ci/deps)"))
             continue
         v = cli_version(cli)
+        # babeltrace 1 reports a packet it cannot read as an `[error]` line and carries on
+        # to exit 0: such a run did not read the whole file.
+        bt1 = {"error_lines": r"^\[error\]"} if cli == "babeltrace" else {}
         found.append({
             "id": f"{cli}-cli-{v}", "parser": f"{parser} CLI", "version": v, "containers": ["ctf"],
-            "values": False, "note": f"`{cli} TRACE` (its text output discarded): accept/reject only",
-            "argv": lambda path, cli=cli: [cli, path]})
+            "values": True, "note": f"`{cli} --clock-cycles --no-delta TRACE`, its text read back by "
+                                    "adapters/ctf_text.py: every event's payload as printed",
+            "argv": lambda path, cli=cli: [cli, "--clock-cycles", "--no-delta", path],
+            "post": ["/usr/bin/python3", os.path.join(adapters, "ctf_text.py"), f"{parser} CLI {v}"]
+                    + (["--raw-strings"] if bt1 else []), **bt1})
         py = "/usr/bin/python3"
         if subprocess.run([py, "-c", f"import {mod}"], capture_output=True).returncode != 0:
             missing.append((f"{parser} Python", f"{py} cannot import {mod} (.ci/deps)"))
@@ -78,7 +86,7 @@ def find_peers(top, build):
         found.append({
             "id": f"{cli}-python-{v}", "parser": f"{parser} Python", "version": v, "containers": ["ctf"],
             "values": True, "note": f"the Python bindings ({mod}), every event's payload",
-            "argv": lambda path, py=py, adapter=adapter: [py, os.path.join(adapters, adapter), path]})
+            "argv": lambda path, py=py, adapter=adapter: [py, os.path.join(adapters, adapter), path], **bt1})
     return found, missing
 
 
