@@ -36,7 +36,7 @@ cmp -s "$tmp/found/abort.tar" "$tmp/abort.tar"; ok $? "the crashing input is sav
 version=$(babeltrace2 --version 2>/dev/null | sed -n 's/^Babeltrace \([0-9.]*\).*/\1/p' | head -1)
 dir=$s/fuzz/findings/babeltrace2-${version:-none}
 if [ -d "$dir" ]; then
-	for f in "$dir"/*; do
+	for f in "$dir"/*/; do
 		"$x" -t 5 -m 512 "$f" >"$tmp/out" 2>&1
 		v=$(head -1 "$tmp/out" | cut -d' ' -f1)
 		[ "$v" = crash ] || [ "$v" = memory ] || [ "$v" = timeout ]
@@ -58,7 +58,7 @@ done
 vp=$(/usr/bin/python3 -c 'import bt2; print(bt2.__version__)' 2>/dev/null)
 dir=$s/fuzz/findings/babeltrace2-python-${vp:-none}
 if [ -n "$vp" ] && [ -d "$dir" ]; then
-	for f in "$dir"/*; do
+	for f in "$dir"/*/; do
 		timeout 20 /usr/bin/python3 -c 'import sys, bt2
 for m in bt2.TraceCollectionMessageIterator(sys.argv[1]): pass' "$f" >/dev/null 2>&1
 		rc=$?
@@ -76,7 +76,7 @@ fi
 v1=$(babeltrace --help 2>&1 | sed -n 's/^BabelTrace Trace Viewer and Converter \([0-9.]*\).*/\1/p' | head -1)
 dir=$s/fuzz/findings/babeltrace-${v1:-none}
 if [ -n "$v1" ] && [ -d "$dir" ]; then
-	for f in "$dir"/*; do
+	for f in "$dir"/*/; do
 		timeout 5 babeltrace "$f" >/dev/null 2>&1
 		[ $? -eq 124 ]
 		ok $? "babeltrace $v1 finding $(basename "$f") still reproduces (timeout)"
