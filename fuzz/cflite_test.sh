@@ -20,30 +20,30 @@ ok() {
 	n=$((n + 1))
 	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi
 }
-dest=$tmp/dest
+p=$tmp/prefix
 # What the Dockerfile's make install puts in the image, and nothing else
-# (the whole install copies the corpus).
-env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$b" DESTDIR="$dest" install-libLIBRARIES \
-	install-pkgincludeHEADERS install-pkgconfigDATA install-binPROGRAMS >"$tmp/install.log" 2>&1
-ok $? "gcconform's library, header, gcmutator.pc and gcgen installed"
-pc=$(find "$dest" -name gcmutator.pc | head -1)
-# The .pc names the configured prefix; point it into the DESTDIR.
-sed -i -e "s#^prefix=/#prefix=$dest/#" -e "s#^libdir=/#libdir=$dest/#" -e "s#^includedir=/#includedir=$dest/#" "$pc"
-bin=$(dirname "$(find "$dest" -name gcgen -type f | head -1)")
+# (the whole install copies the corpus), under a prefix of its own: the
+# .pc files name the prefix given (install-paths, docs/install.mk).
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$b" prefix="$p" install-libLIBRARIES \
+	install-pkgincludeHEADERS install-pkgconfigDATA install-binPROGRAMS install-paths >"$tmp/install.log" 2>&1 &&
+	grep -qx "prefix=$p" "$p/lib/pkgconfig/gcmutator.pc"
+ok $? "gcconform's library, header, gcmutator.pc and gcgen installed in a prefix"
+pcdir=$p/lib/pkgconfig
+bin=$p/bin
 
 src=$tmp/src
-p=$src/decoder
-mkdir -p "$p/fuzz/gcmutator" "$tmp/out" "$tmp/work"
-cp -R "$s/fuzz/clusterfuzzlite/.clusterfuzzlite" "$s/fuzz/clusterfuzzlite/.github" "$p/"
+d=$src/decoder
+mkdir -p "$d/fuzz/gcmutator" "$tmp/out" "$tmp/work"
+cp -R "$s/fuzz/clusterfuzzlite/.clusterfuzzlite" "$s/fuzz/clusterfuzzlite/.github" "$d/"
 cp "$s/fuzz/gcmutator/example_parser.c" "$s/fuzz/gcmutator/example_parser.h" \
-	"$s/fuzz/gcmutator/gcm_example.c" "$p/fuzz/gcmutator/"
+	"$s/fuzz/gcmutator/gcm_example.c" "$d/fuzz/gcmutator/"
 # The Dockerfile's last step: COPY .clusterfuzzlite/build.sh $SRC/
-cp "$p/.clusterfuzzlite/build.sh" "$src/build.sh"
+cp "$d/.clusterfuzzlite/build.sh" "$src/build.sh"
 flags="-O1 -fno-omit-frame-pointer -gline-tables-only -fsanitize=address,undefined -fsanitize-address-use-after-scope -fsanitize=fuzzer-no-link"
-(cd "$p" && env SRC="$src" OUT="$tmp/out" WORK="$tmp/work" CC=clang CXX=clang++ \
+(cd "$d" && env SRC="$src" OUT="$tmp/out" WORK="$tmp/work" CC=clang CXX=clang++ \
 	CFLAGS="$flags" CXXFLAGS="$flags" LIB_FUZZING_ENGINE=-fsanitize=fuzzer \
 	SANITIZER=address FUZZING_ENGINE=libfuzzer ARCHITECTURE=x86_64 \
-	PATH="$bin:$PATH" PKG_CONFIG_PATH="$(dirname "$pc")" \
+	PATH="$bin:$PATH" PKG_CONFIG_PATH="$pcdir" \
 	bash -eu "$src/build.sh") >"$tmp/build.log" 2>&1
 rc=$?
 sed 's/^/# /' "$tmp/build.log" | tail -20
