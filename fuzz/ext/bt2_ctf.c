@@ -26,7 +26,6 @@
  */
 #include "config.h"
 
-#include <babeltrace2/babeltrace.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -43,95 +42,11 @@
 #include <unistd.h>
 
 #include "oracle/contain.h"
+#include "fuzz/ext/bt2_graph.h"
 #include "fuzz/gcmutator/gcm_tar.h"
 
 enum verdict { V_ACCEPT, V_REJECT, V_CRASH, V_TIMEOUT, V_MEMORY };
 static const char *const verdict_name[] = { "accept", "reject", "crash", "timeout", "memory" };
-
-/* --- the graph, in the child ---------------------------------------------------- */
-
-static bt_graph_simple_sink_component_consume_func_status consume(bt_message_iterator *it,
-                                                                  void *data)
-{
-	bt_message_array_const msgs;
-	uint64_t n;
-	uint64_t *events = data;
-
-	switch (bt_message_iterator_next(it, &msgs, &n)) {
-	case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK:
-		break;
-	case BT_MESSAGE_ITERATOR_NEXT_STATUS_END:
-		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_END;
-	case BT_MESSAGE_ITERATOR_NEXT_STATUS_AGAIN:
-		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_AGAIN;
-	case BT_MESSAGE_ITERATOR_NEXT_STATUS_MEMORY_ERROR:
-		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_MEMORY_ERROR;
-	default:
-		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_ERROR;
-	}
-	for (uint64_t i = 0; i < n; i++) {
-		if (bt_message_get_type(msgs[i]) == BT_MESSAGE_TYPE_EVENT)
-			(*events)++;
-		bt_message_put_ref(msgs[i]);
-	}
-	return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
-}
-
-/* Read the trace in dir; 0 when the graph ran to its end, -1 otherwise. */
-static int read_trace(const char *dir, uint64_t *events)
-{
-	const bt_plugin *ctf = NULL, *utils = NULL;
-	const bt_component_class_source *fs;
-	const bt_component_class_filter *muxer;
-	const bt_component_source *src;
-	const bt_component_filter *mux;
-	const bt_component_sink *sink;
-	bt_graph *g = NULL;
-	bt_value *params = NULL, *inputs = NULL;
-	bt_graph_run_status st;
-	int rc = -1;
-
-	bt_logging_set_global_level(BT_LOGGING_LEVEL_NONE);
-	if (bt_plugin_find("ctf", BT_TRUE, BT_FALSE, BT_TRUE, BT_TRUE, BT_FALSE, &ctf) !=
-	    BT_PLUGIN_FIND_STATUS_OK ||
-	    bt_plugin_find("utils", BT_TRUE, BT_FALSE, BT_TRUE, BT_TRUE, BT_FALSE, &utils) !=
-	    BT_PLUGIN_FIND_STATUS_OK)
-		goto out;
-	fs = bt_plugin_borrow_source_component_class_by_name_const(ctf, "fs");
-	muxer = bt_plugin_borrow_filter_component_class_by_name_const(utils, "muxer");
-	if (!fs || !muxer || !(g = bt_graph_create(0)) || !(params = bt_value_map_create()) ||
-	    bt_value_map_insert_empty_array_entry(params, "inputs", &inputs) != BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK ||
-	    bt_value_array_append_string_element(inputs, dir) != BT_VALUE_ARRAY_APPEND_ELEMENT_STATUS_OK)
-		goto out;
-	if (bt_graph_add_source_component(g, fs, "src", params, BT_LOGGING_LEVEL_NONE, &src) !=
-	    BT_GRAPH_ADD_COMPONENT_STATUS_OK ||
-	    bt_graph_add_filter_component(g, muxer, "mux", NULL, BT_LOGGING_LEVEL_NONE, &mux) !=
-	    BT_GRAPH_ADD_COMPONENT_STATUS_OK ||
-	    bt_graph_add_simple_sink_component(g, "sink", NULL, consume, NULL, events, &sink) !=
-	    BT_GRAPH_ADD_COMPONENT_STATUS_OK)
-		goto out;
-	/* Every stream's port into the muxer (it grows a free input port as
-	 * each is connected), the muxer into the sink. */
-	for (uint64_t i = 0; i < bt_component_source_get_output_port_count(src); i++)
-		if (bt_graph_connect_ports(g, bt_component_source_borrow_output_port_by_index_const(src, i),
-		                           bt_component_filter_borrow_input_port_by_index_const(mux, i),
-		                           NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK)
-			goto out;
-	if (bt_graph_connect_ports(g, bt_component_filter_borrow_output_port_by_name_const(mux, "out"),
-	                           bt_component_sink_borrow_input_port_by_name_const(sink, "in"),
-	                           NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK)
-		goto out;
-	while ((st = bt_graph_run(g)) == BT_GRAPH_RUN_STATUS_AGAIN)
-		;
-	rc = st == BT_GRAPH_RUN_STATUS_OK ? 0 : -1;
-out:
-	bt_current_thread_clear_error();
-	bt_value_put_ref(params);
-	bt_graph_put_ref(g);
-	bt_plugin_put_ref(ctf);
-	bt_plugin_put_ref(utils);
-	return rc;
-}
 
 /* --- the fork, the limits, the verdict ---------------------------------------------- */
 
@@ -175,7 +90,7 @@ static enum verdict run_forked(const char *dir, double timeout, unsigned long me
 			or_contain_exec_failed(errno);
 			_exit(127);
 		}
-		_exit(read_trace(dir, &events) == 0 ? CHILD_ACCEPT : CHILD_REJECT);
+		_exit(bt2_read_trace(dir, &events) == 0 ? CHILD_ACCEPT : CHILD_REJECT);
 	}
 	or_contain_wait(&run, timeout, &res);
 	status = res.status;
@@ -305,7 +220,7 @@ int main(int argc, char **argv)
 		case 'x': { /* the child's side of run_forked(): read one trace here */
 			uint64_t events = 0;
 
-			return read_trace(optarg, &events) == 0 ? CHILD_ACCEPT : CHILD_REJECT;
+			return bt2_read_trace(optarg, &events) == 0 ? CHILD_ACCEPT : CHILD_REJECT;
 		}
 		case 't': {
 			char *end;

@@ -8,6 +8,14 @@
 # too (GCCONFORM_SRC and GCCONFORM_BUILD point at a configured tree, so no
 # second configure is needed). Optional: $SRC/libcbor (a libcbor checkout) is
 # built static and linked in, as the fuzzing runners have no libcbor.so.
+#
+# babeltrace2_s fuzzes a third-party reader, babeltrace2's CTF source, in
+# process (fuzz/ext/fuzz_babeltrace2.c). With $SRC/babeltrace (a checkout,
+# as OSS-Fuzz's Dockerfile clones it) babeltrace2 is built here with $CC
+# $CFLAGS, static, its plugins built in, so the fuzzer sees its edges;
+# without it the system's libbabeltrace2 (pkg-config babeltrace2) is linked
+# as it is, not instrumented, its plugins loaded from its plugin directory:
+# the harness runs, but coverage guides nothing inside babeltrace2.
 set -eu
 : "${SRC:?}" "${OUT:?}" "${CC:?}" "${CXX:?}" "${LIB_FUZZING_ENGINE:?}"
 CFLAGS=${CFLAGS:-}
@@ -42,6 +50,52 @@ if [ -f "$fwnt_a" ]; then
 	fwnt_libs="$fwnt_a -lpthread"
 else
 	fwnt_libs=$(pkg-config --libs libfwnt)
+fi
+
+# A package's libraries as static archives where its libdir has them (the
+# fuzzing runners have no GLib), the others (-ldl, -lpthread) as they are.
+static_libs() {
+	d=$(pkg-config --variable=libdir "$1")
+	for l in $(pkg-config --static --libs-only-l "$@"); do
+		a=$d/lib${l#-l}.a
+		if [ -f "$a" ]; then printf '%s ' "$a"; else printf '%s ' "$l"; fi
+	done
+	pkg-config --static --libs-only-other "$@"
+}
+
+# babeltrace2: from $SRC/babeltrace when present, else the system's.
+bt2_src=$SRC/babeltrace
+bt2_libs=
+if [ -d "$bt2_src" ]; then
+	bt2_build=$work/babeltrace
+	if [ ! -f "$bt2_build/src/lib/.libs/libbabeltrace2.a" ]; then
+		[ -x "$bt2_src/configure" ] || (cd "$bt2_src" && ./bootstrap)
+		mkdir -p "$bt2_build"
+		# Options of babeltrace2 2.0's configure: the plugins linked into
+		# the program that uses the library (found through their
+		# descriptor sections), nothing that needs Python or elfutils.
+		(cd "$bt2_build" && "$bt2_src/configure" --quiet --disable-shared --enable-static \
+			--enable-built-in-plugins --disable-debug-info --disable-man-pages \
+			--disable-api-doc --disable-python-bindings --disable-python-plugins \
+			--disable-Werror)
+		make -s -C "$bt2_build" -j"$jobs"
+	fi
+	p=$bt2_build/src/plugins
+	bt2_cflags="-I$bt2_src/include -I$bt2_build/include"
+	# --whole-archive, as babeltrace2's own CLI links built-in plugins:
+	# nothing calls into them, the library finds them by their sections.
+	bt2_libs="-Wl,--whole-archive $p/ctf/.libs/babeltrace-plugin-ctf.a \
+		$p/utils/.libs/babeltrace-plugin-utils.a -Wl,--no-whole-archive -Wl,--start-group \
+		$(find "$bt2_build/src" -path '*/.libs/*.a' ! -name 'babeltrace-plugin-*' ! -path '*python*' | sort | tr '\n' ' ') \
+		-Wl,--end-group $(static_libs gmodule-2.0 glib-2.0)"
+	echo "build.sh: babeltrace2 from $bt2_src: instrumented, static, plugins built in"
+elif pkg-config --exists babeltrace2; then
+	bt2_cflags=$(pkg-config --cflags babeltrace2)
+	bt2_libs=$(pkg-config --libs babeltrace2)
+	echo "build.sh: babeltrace2 $(pkg-config --modversion babeltrace2) from the system (no \$SRC/babeltrace):" \
+		"NOT instrumented, plugins from its plugin directory"
+else
+	echo "build.sh: no \$SRC/babeltrace and no system libbabeltrace2: babeltrace2_s not built"
 fi
 
 # A configured tree gives config.h, the generated spec tables and the lists
@@ -89,6 +143,15 @@ for h in $harnesses; do
 	$CXX $CXXFLAGS "$work/$h.o" $LIB_FUZZING_ENGINE "$work/libfz.a" $cbor_libs $fwnt_libs -lm -o "$OUT/$h"
 done
 
+extra=
+if [ -n "$bt2_libs" ]; then
+	$CC $CFLAGS $inc $bt2_cflags -c "$top/fuzz/ext/fuzz_babeltrace2.c" -o "$work/babeltrace2_s.o"
+	$CC $CFLAGS $inc $bt2_cflags -c "$top/fuzz/ext/bt2_graph.c" -o "$work/bt2_graph.o"
+	$CXX $CXXFLAGS "$work/babeltrace2_s.o" "$work/bt2_graph.o" $LIB_FUZZING_ENGINE "$work/libfz.a" \
+		$bt2_libs $cbor_libs $fwnt_libs -lm -o "$OUT/babeltrace2_s"
+	extra=babeltrace2_s
+fi
+
 # Tools for the seeds and dictionaries, built like everything else but run
 # here (no engine; leak checks off: they are short-lived helpers).
 $CC $CFLAGS $inc -c "$top/gen/gcgen.c" -o "$work/gcgen.o"
@@ -97,8 +160,10 @@ $CXX $CXXFLAGS "$work/gcgen.o" "$work/libfz.a" $cbor_libs $fwnt_libs -lm -o "$wo
 $CXX $CXXFLAGS "$work/fuzz_tool.o" "$work/libfz.a" $cbor_libs $fwnt_libs -lm -o "$work/fuzz_tool"
 export ASAN_OPTIONS=detect_leaks=0
 
-for h in $harnesses; do
+for h in $harnesses $extra; do
 	base=${h%_s}
+	# babeltrace2 reads what the ctf harnesses read.
+	[ "$h" = babeltrace2_s ] && base=ctf
 	seeds=$work/seeds/$base
 	if [ ! -d "$seeds" ]; then
 		sh "$top/fuzz/seeds.sh" "$base" "$seeds" "$work/gcgen" "$work/fuzz_tool"
@@ -116,4 +181,4 @@ for h in $harnesses; do
 	esac
 	printf '[libfuzzer]\nmax_len = %s\ntimeout = 25\n' "$max" > "$OUT/$h.options"
 done
-echo "build.sh: $(echo $harnesses | wc -w) harnesses in $OUT"
+echo "build.sh: $(echo $harnesses $extra | wc -w) harnesses in $OUT"

@@ -3,7 +3,7 @@
 # OSS-Fuzz sets them (address+undefined sanitizers, libFuzzer as the engine,
 # $SRC/$OUT/$WORK) and checks that every harness, its seed corpus, its
 # dictionary and its options land in $OUT, and that each harness starts and
-# runs its seeds. TAP.
+# runs its seeds; babeltrace2_s too where libbabeltrace2 is installed. TAP.
 set -u
 if [ "${HAVE_LIBFUZZER:-}" != yes ]; then
 	echo "1..0 # SKIP configure found no clang with libFuzzer (Debian: clang libclang-rt-14-dev)"
@@ -51,5 +51,33 @@ for h in $harnesses; do
 	[ $r -eq 0 ] || tail -30 "$tmp/$h.log" | sed 's/^/# /'
 	ok $r "$h: runs its seeds and 60 mutations clean"
 done
+# babeltrace2's reader in-process: built against the system's libbabeltrace2
+# here (OSS-Fuzz builds it from $SRC/babeltrace). Leak checks off and a few
+# mutations only: babeltrace2 2.0.4 leaks in its TSDL parser on the
+# metadata-syntax seed and runs out of memory on some mutants within a
+# hundred runs; those are babeltrace2's findings, not this build's.
+if pkg-config --exists babeltrace2; then
+	o=$tmp/out
+	h=babeltrace2_s
+	[ -x "$o/$h" ]; ok $? "$h: harness in \$OUT"
+	grep -q 'babeltrace2 .* from the system' "$tmp/build.log"
+	ok $? "$h: build.sh says it links the system's babeltrace2, not instrumented"
+	c=$(unzip -l "$o/${h}_seed_corpus.zip" 2>/dev/null | tail -1 | awk '{print $2}')
+	[ "${c:-0}" -gt 0 ]; ok $? "$h: ${h}_seed_corpus.zip holds ${c:-0} seeds"
+	cmp -s "$o/$h.dict" "$o/ctf_s.dict" && grep -q '^max_len = [0-9]' "$o/$h.options" 2>/dev/null
+	ok $? "$h: the ctf dictionary and an options file"
+	mkdir -p "$tmp/seeds/$h"
+	(cd "$tmp/seeds/$h" && unzip -q "$o/${h}_seed_corpus.zip")
+	ASAN_OPTIONS=detect_leaks=0 "$o/$h" -runs=20 -seed=1 -dict="$o/$h.dict" "$tmp/seeds/$h" \
+		>"$tmp/$h.log" 2>&1
+	r=$?
+	[ $r -eq 0 ] && grep -q '^#[0-9]*.*DONE' "$tmp/$h.log"
+	r=$?
+	[ $r -eq 0 ] || tail -30 "$tmp/$h.log" | sed 's/^/# /'
+	ok $r "$h: babeltrace2 reads its seeds and 20 gcmutator mutants in-process"
+else
+	n=$((n + 1))
+	echo "ok $n # SKIP no libbabeltrace2 (Debian: libbabeltrace2-dev): babeltrace2_s not built"
+fi
 echo "1..$n"
 exit $fail
