@@ -63,6 +63,11 @@ execs_of() {
 	echo "${e:-0}"
 }
 
+cpu() { # $1=CPU seconds (user + system) of this shell's children so far
+	times >"$w/times" # here: in $(...) it would be the subshell's children
+	eval "$1=$(awk 'NR == 2 { split($1, u, "m"); split($2, s, "m"); printf "%.1f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$w/times")"
+}
+
 fuzz_one() { # libFuzzer harness $1 for $2 seconds
 	h=$1 t=$2 w=$work/$1
 	bin=$out/$h
@@ -84,6 +89,7 @@ fuzz_one() { # libFuzzer harness $1 for $2 seconds
 	[ -z "${FUZZ_CAMPAIGN_RUNS:-}" ] || set -- "$@" -runs="$FUZZ_CAMPAIGN_RUNS"
 	before=$(count "$c")
 	start=$(date +%s) execs=0 restarts=0 cov= ft=
+	cpu cpu0
 	while :; do
 		left=$((t - ($(date +%s) - start)))
 		[ "$left" -gt 0 ] || break
@@ -109,10 +115,13 @@ fuzz_one() { # libFuzzer harness $1 for $2 seconds
 		[ -n "${FUZZ_CAMPAIGN_RUNS:-}" ] && [ "$execs" -ge "$FUZZ_CAMPAIGN_RUNS" ] && break
 	done
 	end=$(date +%s)
+	cpu cpu1
 	{
 		echo "harness=$h"
 		echo "kind=libfuzzer"
 		echo "seconds=$((end - start))"
+		echo "cpu_seconds=$(echo "$cpu0 $cpu1" | awk '{ printf "%.1f", $2 - $1 }')"
+		echo "load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
 		echo "execs=$execs"
 		echo "restarts=$restarts"
 		echo "cov=$cov"

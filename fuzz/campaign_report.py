@@ -117,6 +117,10 @@ def collect(work, outdir):
                     "corpus": res.get("corpus"),
                     "corpus_before": pair(res.get("corpus_before")),
                     "corpus_after": pair(res.get("corpus_after"))})
+        if res.get("cpu_seconds"):
+            ent["cpu_seconds"] = float(res["cpu_seconds"])
+        if res.get("load"):
+            ent["load"] = res["load"]
         for key in ("cov", "ft", "restarts"):
             if res.get(key):
                 ent[key] = int(res[key])
@@ -166,16 +170,23 @@ def markdown(date, meta, harnesses):
                "traceevent is TraceEvent under gcextrun on gcmutator mutants of the nettrace "
                "corpus (no coverage feedback). The corpora are not in git: see "
                "docs/fuzzing.md, \"Campaigns\".")
-    out += ["", "| harness | time | executions | exec/s | cov / ft | corpus before | corpus after "
-            "| crashes | timeouts | OOMs |", "|---|---|---|---|---|---|---|---|---|---|"]
+    out.append("CPU is the harness processes' user + system time: on a shared machine exec/s "
+               "is what the share of a core it got allowed, execs per CPU second the harness's "
+               "own speed.")
+    out += ["", "| harness | time | CPU | executions | exec/s | execs per CPU s | cov / ft "
+            "| corpus before | corpus after | crashes | timeouts | OOMs |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for h in harnesses:
         if h["kind"] == "skipped":
-            out.append("| %s | skipped: %s | | | | | | | | |" % (h["harness"], h["reason"]))
+            out.append("| %s | skipped: %s | | | | | | | | | | |" % (h["harness"], h["reason"]))
             continue
         cb, ca = h["corpus_before"], h["corpus_after"]
         cov = "%s / %s" % (h.get("cov", "-"), h.get("ft", "-")) if "cov" in h else h.get("verdicts", "-")
-        out.append("| `%s` | %d s | %s | %s | %s | %d files, %s | %d files, %s | %d | %d | %d |" % (
-            h["harness"], h["seconds"], format(h["execs"], ","), h["execs_per_sec"], cov,
+        cpu = h.get("cpu_seconds")
+        out.append("| `%s` | %d s | %s | %s | %s | %s | %s | %d files, %s | %d files, %s | %d | %d | %d |" % (
+            h["harness"], h["seconds"], "%.0f s" % cpu if cpu is not None else "-",
+            format(h["execs"], ","), h["execs_per_sec"],
+            "%.1f" % (h["execs"] / cpu) if cpu else "-", cov,
             cb["files"], size(cb["bytes"]), ca["files"], size(ca["bytes"]),
             h["crashes"], h["timeouts"], h["ooms"]))
     out += ["", "## Coverage of each harness's own sources", "",

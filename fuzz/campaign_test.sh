@@ -73,7 +73,7 @@ s = json.load(open(sys.argv[1]))
 h = {e["harness"]: e for e in s["harnesses"]}
 assert s["date"] == "2026-01-02" and set(h) == {"alpha", "beta"}, h.keys()
 for e in h.values():
-    assert e["execs"] >= 100000 and e["cov"] > 0, e
+    assert e["execs"] >= 100000 and e["cov"] > 0 and e["cpu_seconds"] > 0, e
     assert e["corpus_before"]["files"] >= 1 and e["corpus_after"]["files"] >= 1, e
     lines = e["coverage"]["fuzz/campaign_tiny.c"]["lines"]
     assert 0 < lines[0] <= lines[1], lines
@@ -81,8 +81,8 @@ assert h["alpha"]["crashes"] >= 1 and h["beta"]["crashes"] == 0, h
 assert h["alpha"]["restarts"] >= 2, h["alpha"]
 EOT
 ok $? "summary.json: executions, corpus sizes, coverage of both, the crash of alpha only"
-grep -q '^| `alpha` | [0-9]* s | [0-9,]* | [0-9.]* | [0-9]* / [0-9]* | 2 files, ' "$md" &&
-	grep -q '^| `beta` | [0-9]* s | [0-9,]* | .* | 0 | 0 | 0 |$' "$md"
+grep -q '^| `alpha` | [0-9]* s | [0-9]* s | [0-9,]* | [0-9.]* | [0-9.]* | [0-9]* / [0-9]* | 2 files, ' "$md" &&
+	grep -q '^| `beta` | [0-9]* s | [0-9]* s | [0-9,]* | .* | 0 | 0 | 0 |$' "$md"
 ok $? "summary.md: a row per harness with executions and corpus sizes"
 grep -q '^| `alpha` | `fuzz/campaign_tiny.c` | [0-9.]*% ' "$md"
 ok $? "summary.md: coverage rows by source file"
