@@ -15,8 +15,9 @@
 #   FUZZ_CORPORA        where the corpora live (default fuzz/corpus)
 # Harnesses: every libFuzzer binary in OUT; bt2ctf (babeltrace2's CTF reader,
 # OUT/bt2ctf built by make fuzz-bt2-build, each input run by fuzz/bt2ctf in a
-# child); traceevent (TraceEvent under gcextrun, mutants of the nettrace
-# seeds, no coverage feedback: it counts decoder runs).
+# child); traceevent (TraceEvent under gcextrun on the nettrace seeds and 20
+# gcmutator mutants of them per batch, no coverage feedback: it counts
+# decoder runs).
 set -eu
 s=${top_srcdir:-.}
 b=${top_builddir:-.}
@@ -134,9 +135,11 @@ fuzz_one() { # libFuzzer harness $1 for $2 seconds
 
 traceevent_one() { # TraceEvent on nettrace mutants for $1 seconds, batch by batch
 	t=$1 w=$work/traceevent
-	c=$corpora/nettrace
+	# gcextrun reads every input of each batch again, so the seeds (a dozen
+	# files), not nettrace's grown corpus (hundreds, 2 s each for .NET).
+	c=$w/seeds
 	mkdir -p "$w/artifacts"
-	[ -n "$(ls -A "$c" 2>/dev/null)" ] || { mkdir -p "$c"; sh "$s/fuzz/seeds.sh" nettrace "$c" "$b/gen/gcgen" "$b/fuzz/fuzz_tool"; }
+	sh "$s/fuzz/seeds.sh" nettrace "$c" "$b/gen/gcgen" "$b/fuzz/fuzz_tool"
 	start=$(date +%s) batch=0 execs=0 crash=0 timeout=0 accept=0 reject=0
 	before=$(count "$c")
 	while [ $(($(date +%s) - start)) -lt "$t" ]; do

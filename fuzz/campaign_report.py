@@ -200,6 +200,8 @@ def markdown(date, meta, harnesses):
             continue
         for path in sorted(cov):
             mine = own(h["harness"])
+            if not cov[path]["lines"][1]:
+                continue
             if any(path.startswith(p) for p in mine) or (not mine and cov[path]["lines"][0]):
                 c = cov[path]
                 out.append("| `%s` | `%s` | %s (%d/%d) | %s | %s |" % (
