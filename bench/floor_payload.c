@@ -1,0 +1,167 @@
+/*
+ * floor_payload.c - the floor walker's payload check: does a payload hold
+ * every field of its event-version's template, read from the spec tables
+ * alone? Lengths and widths only (no values, no maps): the least any
+ * conforming decoder must do, and so the floor gcoracle is measured against.
+ * Written from spec/gcspec.h, not from oracle/decode: a longer payload is
+ * accepted (a newer runtime may append fields), one that ends inside a field,
+ * a string without its NUL or a count that asks for more than is there is
+ * not.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "bench/floor.h"
+
+static unsigned width(unsigned type, unsigned psize)
+{
+	switch (type) {
+	case GCSPEC_UINT8: case GCSPEC_INT8: return 1;
+	case GCSPEC_UINT16: case GCSPEC_INT16: return 2;
+	case GCSPEC_UINT32: case GCSPEC_INT32: case GCSPEC_FLOAT: case GCSPEC_BOOLEAN: return 4;
+	case GCSPEC_UINT64: case GCSPEC_INT64: case GCSPEC_DOUBLE: return 8;
+	case GCSPEC_POINTER: return psize;
+	case GCSPEC_GUID: return 16;
+	default: return 0;
+	}
+}
+
+static uint64_t le(const uint8_t *p, unsigned w)
+{
+	uint64_t v = 0;
+
+	for (unsigned k = w > 8 ? 8 : w; k-- > 0;)
+		v = v << 8 | p[k];
+	return v;
+}
+
+static uint32_t align_up(uint32_t x, unsigned a)
+{
+	return a > 1 ? (x + a - 1) / a * a : x;
+}
+
+/* The least bytes one element of a struct array takes (members with a
+ * count may be empty; a natural layout pads the element to its widest
+ * member). Never 0, so a count can be bounded by division. */
+static uint32_t elem_min(const struct gcspec_field *m, unsigned n, unsigned psize,
+                         int natural)
+{
+	uint32_t s = 0;
+	unsigned widest = 1;
+
+	for (unsigned k = 0; k < n; k++) {
+		unsigned w = width(m[k].type, psize);
+		if (gcspec_field_is_array(&m[k]))
+			continue;
+		if (natural && w)
+			s = align_up(s, w);
+		s += w ? w : m[k].type == GCSPEC_UNICODE_STRING ? 2
+		       : m[k].type == GCSPEC_ANSI_STRING ? 1 : 0;
+		if (w > widest)
+			widest = w;
+	}
+	if (natural)
+		s = align_up(s, widest);
+	return s ? s : 1;
+}
+
+/* One field that is not a struct at *pos; its value (an integer) to v[i]. */
+static int field(const struct gcspec_field *f, unsigned i, const uint8_t *p,
+                 uint32_t len, uint32_t *pos, unsigned psize, uint64_t *v)
+{
+	uint32_t rem = len - *pos;
+	unsigned w = width(f[i].type, psize);
+
+	if (w && gcspec_field_is_array(&f[i])) {
+		if (v[f[i].size_field] > rem / w)
+			return -1;
+		*pos += (uint32_t)v[f[i].size_field] * w;
+		return 0;
+	}
+	if (w) {
+		if (rem < w)
+			return -1;
+		v[i] = le(p + *pos, w);
+		*pos += w;
+		return 0;
+	}
+	if (f[i].type == GCSPEC_UNICODE_STRING) {
+		for (uint32_t k = *pos; k + 1 < len; k += 2)
+			if (!p[k] && !p[k + 1]) {
+				*pos = k + 2;
+				return 0;
+			}
+		return -1;
+	}
+	if (f[i].type == GCSPEC_ANSI_STRING) {
+		const uint8_t *z = rem ? memchr(p + *pos, 0, rem) : NULL;
+		if (!z)
+			return -1;
+		*pos = (uint32_t)(z - p) + 1;
+		return 0;
+	}
+	if (f[i].type == GCSPEC_BINARY) {
+		uint64_t n = f[i].size_field >= 0 ? v[f[i].size_field] : 0;
+		if (n > rem)
+			return -1;
+		*pos += (uint32_t)n;
+		return 0;
+	}
+	return -1;
+}
+
+/* The struct array at field i: its count from an earlier field, each
+ * element's members in turn. */
+static int array(const struct gcspec_field *f, unsigned i, const uint8_t *p,
+                 uint32_t len, uint32_t *pos, unsigned psize, uint64_t *v)
+{
+	uint64_t count = f[i].size_field >= 0 ? v[f[i].size_field] : 0;
+	unsigned n = f[i].nmembers;
+	int natural = f[i].natural_layout, fixed = 1;
+	uint32_t min = elem_min(f + i + 1, n, psize, natural);
+
+	if (count > (len - *pos) / min)
+		return -1;
+	for (unsigned k = 1; k <= n; k++)
+		if (!width(f[i + k].type, psize) || gcspec_field_is_array(&f[i + k]))
+			fixed = 0;
+	if (fixed) {
+		*pos += (uint32_t)count * min;
+		return 0;
+	}
+	for (uint64_t e = 0; e < count; e++) {
+		uint32_t es = *pos;
+		for (unsigned k = 1; k <= n; k++) {
+			if (natural)
+				*pos = es + align_up(*pos - es, width(f[i + k].type, psize));
+			if (field(f, i + k, p, len, pos, psize, v))
+				return -1;
+		}
+		if (natural)
+			*pos = es + min;
+	}
+	return 0;
+}
+
+int floor_payload_ok(const struct gcspec_event *ev, const uint8_t *p, uint32_t len,
+                     unsigned psize)
+{
+	const struct gcspec_field *f = gcspec_event_fields(ev);
+	int32_t fixed = ev->fixed_size[psize == 4 ? 0 : 1];
+	uint64_t v[256];
+	uint32_t pos = 0;
+
+	if (fixed >= 0)
+		return len >= (uint32_t)fixed;
+	if (len < (uint32_t)ev->min_size[psize == 4 ? 0 : 1] || ev->nfields > 256)
+		return 0;
+	for (unsigned i = 0; i < ev->nfields; i++) {
+		if (f[i].is_member)
+			continue;
+		if (f[i].type == GCSPEC_STRUCT ? array(f, i, p, len, &pos, psize, v)
+		                               : field(f, i, p, len, &pos, psize, v))
+			return 0;
+	}
+	return 1;
+}
