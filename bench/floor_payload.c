@@ -66,23 +66,71 @@ static uint32_t elem_min(const struct gcspec_field *m, unsigned n, unsigned psiz
 	return s ? s : 1;
 }
 
-/* One field that is not a struct at *pos; its value (an integer) to v[i]. */
+/* Where each field of the event-version starts when every field before it
+ * has a fixed width, and how many fields lead so: computed once for each
+ * event-version and pointer size, so that a payload's fixed prefix costs
+ * one comparison. lead 0: not yet computed. */
+static uint16_t rel[2][GCSPEC_NFIELDS];
+static struct lead {
+	uint16_t nfixed, bytes;
+	uint8_t done;
+} leads[2][GCSPEC_NEVENTS];
+
+static const struct lead *lead_of(const struct gcspec_event *ev, unsigned psize)
+{
+	unsigned ps = psize == 4 ? 0 : 1;
+	struct lead *l = &leads[ps][ev - gcspec_events];
+	const struct gcspec_field *f = gcspec_event_fields(ev);
+	uint32_t at = 0;
+	unsigned i = 0;
+
+	if (l->done)
+		return l;
+	for (; i < ev->nfields && !f[i].is_member && width(f[i].type, psize); i++) {
+		rel[ps][ev->first_field + i] = (uint16_t)at;
+		at += width(f[i].type, psize);
+	}
+	l->nfixed = (uint16_t)i;
+	l->bytes = (uint16_t)at;
+	l->done = 1;
+	return l;
+}
+
+/* Where each field read so far starts: the leading fixed ones from rel,
+ * the others from off. */
+struct starts {
+	const uint16_t *rel;
+	unsigned nfixed;
+	uint32_t off[256];
+};
+
+/* The integer value of field k (a count or a length). */
+static uint64_t value(const struct gcspec_field *f, int k, const uint8_t *p,
+                      const struct starts *st, unsigned psize)
+{
+	if (k < 0)
+		return 0;
+	return le(p + ((unsigned)k < st->nfixed ? st->rel[k] : st->off[k]), width(f[k].type, psize));
+}
+
+/* One field that is not a struct at *pos (it starts there: off[i]). */
 static int field(const struct gcspec_field *f, unsigned i, const uint8_t *p,
-                 uint32_t len, uint32_t *pos, unsigned psize, uint64_t *v)
+                 uint32_t len, uint32_t *pos, unsigned psize, struct starts *st)
 {
 	uint32_t rem = len - *pos;
 	unsigned w = width(f[i].type, psize);
 
+	st->off[i] = *pos;
 	if (w && gcspec_field_is_array(&f[i])) {
-		if (v[f[i].size_field] > rem / w)
+		uint64_t n = value(f, f[i].size_field, p, st, psize);
+		if (n > rem / w)
 			return -1;
-		*pos += (uint32_t)v[f[i].size_field] * w;
+		*pos += (uint32_t)n * w;
 		return 0;
 	}
 	if (w) {
 		if (rem < w)
 			return -1;
-		v[i] = le(p + *pos, w);
 		*pos += w;
 		return 0;
 	}
@@ -102,7 +150,7 @@ static int field(const struct gcspec_field *f, unsigned i, const uint8_t *p,
 		return 0;
 	}
 	if (f[i].type == GCSPEC_BINARY) {
-		uint64_t n = f[i].size_field >= 0 ? v[f[i].size_field] : 0;
+		uint64_t n = value(f, f[i].size_field, p, st, psize);
 		if (n > rem)
 			return -1;
 		*pos += (uint32_t)n;
@@ -114,9 +162,9 @@ static int field(const struct gcspec_field *f, unsigned i, const uint8_t *p,
 /* The struct array at field i: its count from an earlier field, each
  * element's members in turn. */
 static int array(const struct gcspec_field *f, unsigned i, const uint8_t *p,
-                 uint32_t len, uint32_t *pos, unsigned psize, uint64_t *v)
+                 uint32_t len, uint32_t *pos, unsigned psize, struct starts *st)
 {
-	uint64_t count = f[i].size_field >= 0 ? v[f[i].size_field] : 0;
+	uint64_t count = value(f, f[i].size_field, p, st, psize);
 	unsigned n = f[i].nmembers;
 	int natural = f[i].natural_layout, fixed = 1;
 	uint32_t min = elem_min(f + i + 1, n, psize, natural);
@@ -135,7 +183,7 @@ static int array(const struct gcspec_field *f, unsigned i, const uint8_t *p,
 		for (unsigned k = 1; k <= n; k++) {
 			if (natural)
 				*pos = es + align_up(*pos - es, width(f[i + k].type, psize));
-			if (field(f, i + k, p, len, pos, psize, v))
+			if (field(f, i + k, p, len, pos, psize, st))
 				return -1;
 		}
 		if (natural)
@@ -149,18 +197,25 @@ int floor_payload_ok(const struct gcspec_event *ev, const uint8_t *p, uint32_t l
 {
 	const struct gcspec_field *f = gcspec_event_fields(ev);
 	int32_t fixed = ev->fixed_size[psize == 4 ? 0 : 1];
-	uint64_t v[256];
-	uint32_t pos = 0;
+	const struct lead *l;
+	struct starts st;
+	uint32_t pos;
 
 	if (fixed >= 0)
 		return len >= (uint32_t)fixed;
 	if (len < (uint32_t)ev->min_size[psize == 4 ? 0 : 1] || ev->nfields > 256)
 		return 0;
-	for (unsigned i = 0; i < ev->nfields; i++) {
+	l = lead_of(ev, psize);
+	if (l->bytes > len)
+		return 0;
+	st.rel = rel[psize == 4 ? 0 : 1] + ev->first_field;
+	st.nfixed = l->nfixed;
+	pos = l->bytes;
+	for (unsigned i = l->nfixed; i < ev->nfields; i++) {
 		if (f[i].is_member)
 			continue;
-		if (f[i].type == GCSPEC_STRUCT ? array(f, i, p, len, &pos, psize, v)
-		                               : field(f, i, p, len, &pos, psize, v))
+		if (f[i].type == GCSPEC_STRUCT ? array(f, i, p, len, &pos, psize, &st)
+		                               : field(f, i, p, len, &pos, psize, &st))
 			return 0;
 	}
 	return 1;
