@@ -59,7 +59,8 @@ static const uint8_t *take(struct walk *w, size_t n)
 	const uint8_t *p;
 
 	if (in->end - in->beg < n) {
-		memmove(in->buf, in->buf + in->beg, in->end - in->beg);
+		if (in->end > in->beg)
+			memmove(in->buf, in->buf + in->beg, in->end - in->beg);
 		in->end -= in->beg;
 		in->beg = 0;
 		if (n + (1u << 20) > in->cap) {
