@@ -82,7 +82,7 @@ clean-local-peers:
 # BENCH_FORMATS (docs/oracle-performance.md). The other bench-* targets
 # measure one part each.
 bench: bench-peers
-bench-peers: gen/gcgen$(EXEEXT) oracle/gcoracle$(EXEEXT) tests/oracle/rusage$(EXEEXT)
+bench-peers: gen/gcgen$(EXEEXT) oracle/gcoracle$(EXEEXT) tests/oracle/rusage$(EXEEXT) bench/floor$(EXEEXT)
 	@$(SHELL) $(top_srcdir)/tests/peers/bench.sh '$(abs_top_builddir)' '$(abs_top_srcdir)'
 .PHONY: bench bench-peers
 EXTRA_DIST += tests/peers/bench.sh tests/peers/tecount/TraceEventCount.csproj \

@@ -7,6 +7,9 @@
 #                       every payload field (tests/peers/tecount);
 #   CTF                 gcoracle --quiet against babeltrace2's dummy sink;
 #   every container     gcoracle against cat reading the same bytes;
+#   nettrace            gcoracle --quiet against the floor (bench/floor: a
+#                       minimal walk that parses every container header and
+#                       checks every payload against the spec tables);
 #   every file container gcoracle --quiet and --json with --threads 2 against
 #                       one thread (wall clock is what a second thread buys);
 #                       compressed .etl also with --threads 3 (one buffer
@@ -30,6 +33,7 @@ set -u
 top=${1:-.}
 src=${2:-.}
 gcgen=$top/gen/gcgen oracle=$top/oracle/gcoracle rusage=$top/tests/oracle/rusage
+floor=$top/bench/floor
 runs=${BENCH_RUNS:-5}
 formats=${BENCH_FORMATS:-nettrace-v5 nettrace-v6 etl etl-compressed ctf}
 size=$(echo "${BENCH_SIZE:-256M}" | awk '{
@@ -98,6 +102,7 @@ for fmt in $formats; do
 	echo "$fmt|gcoracle --quiet|$oracle --quiet $f" >>"$work/cmds"
 	case $fmt in
 	nettrace*)
+		echo "$fmt|floor|$floor $f" >>"$work/cmds"
 		if [ -n "$te" ]; then
 			echo "$fmt|TraceEvent count|dotnet $te count $f" >>"$work/cmds"
 			echo "$fmt|TraceEvent fields|dotnet $te fields $f" >>"$work/cmds"
@@ -175,6 +180,7 @@ END {
 		ratio(f, "gcoracle --cbor", "TraceEvent fields")
 		ratio(f, "gcoracle --quiet", "babeltrace2 dummy")
 		ratio(f, "gcoracle --quiet", "cat")
+		ratio(f, "gcoracle --quiet", "floor")
 		threads(f, "--quiet", 2)
 		threads(f, "--json", 2)
 		threads(f, "--quiet", 3)
