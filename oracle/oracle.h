@@ -71,7 +71,7 @@ struct or_ctx {
 	/* gcoracle --threads: 2 or more reads files on a thread of their own
 	 * (pipeline.h); 0 and 1, one thread. */
 	unsigned threads;
-	/* Where a reader's process start or end goes (or_note_process):
+	/* Where a reader's process start or end goes (or_note_process, check.h):
 	 * NULL, straight to the checker; the reading thread of --threads 2
 	 * sets it to carry them to the thread that checks. */
 	void (*on_process)(void *arg, unsigned what, uint32_t pid, uint64_t timestamp);
@@ -87,10 +87,6 @@ void or_ctx_free(struct or_ctx *ctx);
 
 /* Decode, check and hand one event to on_event. */
 void or_process_event(struct or_ctx *ctx, const struct or_event *ev);
-/* A reader saw process pid start or end (OR_PROC_START, OR_PROC_END:
- * check.h) at timestamp, read in file order: the checker acts on it when
- * the events reach that time. */
-void or_note_process(struct or_ctx *ctx, unsigned what, uint32_t pid, uint64_t timestamp);
 /* End of stream: trace-edge notes (GC open at end, ...). Resets the
  * per-stream state so the next file starts clean. */
 void or_end_stream(struct or_ctx *ctx, uint64_t next_index, uint64_t offset);

@@ -133,14 +133,6 @@ void or_process_event(struct or_ctx *ctx, const struct or_event *ev)
 		ctx->on_event(ctx->on_event_arg, ctx, ev, &dec);
 }
 
-void or_note_process(struct or_ctx *ctx, unsigned what, uint32_t pid, uint64_t timestamp)
-{
-	if (ctx->on_process)
-		ctx->on_process(ctx->on_process_arg, what, pid, timestamp);
-	else
-		or_check_process(ctx->check, what, pid, timestamp);
-}
-
 void or_end_stream(struct or_ctx *ctx, uint64_t next_index, uint64_t offset)
 {
 	or_check_end(ctx, next_index, offset);

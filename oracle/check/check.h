@@ -107,6 +107,17 @@ void or_check_end(struct or_ctx *ctx, uint64_t next_index, uint64_t offset);
  * later are a new process, as after a start. */
 enum { OR_PROC_START = 1, OR_PROC_END = 2 };
 void or_check_process(struct or_check *c, unsigned what, uint32_t pid, uint64_t timestamp);
+/* A reader saw process pid start or end at timestamp: to the checker, or
+ * where ctx->on_process carries it (the thread that checks). Here, not in
+ * run.c, so that a reader calls nothing of the oracle's top. */
+static inline void or_note_process(struct or_ctx *ctx, unsigned what, uint32_t pid,
+                                   uint64_t timestamp)
+{
+	if (ctx->on_process)
+		ctx->on_process(ctx->on_process_arg, what, pid, timestamp);
+	else
+		or_check_process(ctx->check, what, pid, timestamp);
+}
 void or_check_reset(struct or_check *c);
 
 /* Field rules that need several fields of one event (V004..V006); ei is

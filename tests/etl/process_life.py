@@ -101,6 +101,10 @@ def main():
         ok("GC-S003" not in got and "GC-S025" not in got,
            "a process ending inside a GC (kernel Process End): no GC-S003, GC-S025", got)
         ok(codes(m, "--threads", "2") == got, "--threads 2: the same", codes(m, "--threads", "2"))
+        quiet = subprocess.run([ORACLE, "--quiet", "--threads", "2", m], capture_output=True,
+                               text=True).stdout
+        ok("GC-S003" not in quiet and "GC-S025" not in quiet and "GC-W010" in quiet,
+           "--quiet --threads 2 (the records queued to the checking thread): the same", quiet)
         bufs = buffers(m)
         ends = 0
         for b in bufs[1:]:
